@@ -1,0 +1,4 @@
+export { VisionSystem } from "./visionSystem.js";
+export { LineOfSight } from "./lineOfSight.js";
+export { MAX_SAMPLES } from "./specValidation.js";
+export type { ObservableSpec, ObserverSpec, Point, VisionOptions, VisionTickReport } from "./types.js";

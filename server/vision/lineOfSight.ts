@@ -1,0 +1,273 @@
+import type { Body, Fixture, World } from "planck";
+
+/** The parts of planck's broadphase tree node this module reads (planck 1.5, pinned exactly). */
+interface TreeNode {
+  aabb: { lowerBound: { x: number; y: number }; upperBound: { x: number; y: number } };
+  child1: TreeNode | null;
+  child2: TreeNode | null;
+  userData: { fixture: Fixture; childIndex: number } | null;
+}
+
+interface ShapeInternals {
+  m_type: string;
+  m_radius: number;
+  m_p: { x: number; y: number };
+  m_vertices: { x: number; y: number }[];
+  m_normals: { x: number; y: number }[];
+  m_count: number;
+  m_vertex1: { x: number; y: number };
+  m_vertex2: { x: number; y: number };
+}
+
+/** Returns the root of the world's broadphase tree: the tree planck itself keeps every fixture in. */
+function broadphaseRoot(world: World): TreeNode | null {
+  // `m_broadPhase` is not in planck's typings; `test/vision/lineOfSight.test.ts` cross-checks this
+  // traversal against `World.rayCast` so an upgrade that moves it fails loudly.
+  return (world as unknown as { m_broadPhase: { m_tree: { m_root: TreeNode | null } } }).m_broadPhase.m_tree.m_root;
+}
+
+const MISS = -1;
+
+/**
+ * Line-of-sight queries over a planck `World`: "does any blocking fixture lie on this segment?".
+ *
+ * Why not `World.rayCast`: it reports hits closest-first through a callback, allocates several vectors
+ * per fixture it touches, and runs the exact shape test before user filtering. Sight only needs to know
+ * whether ANY blocker lies between eye and target, so this walks planck's own broadphase tree (no copy
+ * of the level is kept), rejects sensors, excluded bodies and non-opaque categories before the exact
+ * shape test, and stops at the first blocker. Shape tests follow Box2D's ray-cast rules exactly
+ * (a segment that starts inside a polygon or circle does not hit it; edges and chains are two-sided).
+ *
+ * Allocation-free after construction.
+ */
+export class LineOfSight {
+  /** Category bits that block sight; fixtures whose category does not intersect it are transparent. */
+  opaqueMask: number;
+  /** Segments tested since construction (one per `blocked` call). */
+  segments = 0;
+
+  private readonly world: World;
+  private stack: TreeNode[] = [];
+
+  // The current segment, kept in fields so the shape tests take no arguments to allocate.
+  private x1 = 0;
+  private y1 = 0;
+  private dx = 0;
+  private dy = 0;
+
+  constructor(world: World, opaqueMask: number) {
+    this.world = world;
+    this.opaqueMask = opaqueMask;
+  }
+
+  /**
+   * True when a blocking fixture crosses the segment from (x1, y1) toward (x2, y2) strictly before
+   * `maxFraction` of its length (1 = the whole segment). Fixtures of `ignoreA` and `ignoreB` (the
+   * observer's and the target's bodies), sensors, and fixtures outside `opaqueMask` never block.
+   */
+  blocked(
+    x1: number, y1: number, x2: number, y2: number,
+    ignoreA: Body | null, ignoreB: Body | null, maxFraction = 1,
+  ): boolean {
+    this.segments++;
+    const root = broadphaseRoot(this.world);
+    if (root === null || maxFraction <= 0) return false;
+    this.x1 = x1;
+    this.y1 = y1;
+    const dx = (this.dx = x2 - x1);
+    const dy = (this.dy = y2 - y1);
+    const mask = this.opaqueMask;
+    const stack = this.stack;
+    let top = 0;
+    stack[top++] = root;
+    while (top > 0) {
+      const node = stack[--top]!;
+      if (!this.segmentTouchesBox(node.aabb, dx, dy, maxFraction)) continue;
+      if (node.child1 === null) {
+        const proxy = node.userData!;
+        const fixture = proxy.fixture;
+        if (fixture.isSensor()) continue;
+        if ((fixture.getFilterCategoryBits() & mask) === 0) continue;
+        const body = fixture.getBody();
+        if (body === ignoreA || body === ignoreB) continue;
+        const t = this.castFixture(fixture, proxy.childIndex, maxFraction);
+        if (t !== MISS && t < maxFraction) {
+          stack.length = Math.max(stack.length, top);
+          return true;
+        }
+      } else {
+        stack[top++] = node.child1;
+        stack[top++] = node.child2!;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Fraction of the segment (x1, y1) -> (x2, y2) at which it first enters a non-sensor fixture of
+   * `body`, or 1 when it does not. Used to end a sight ray on the target's own body.
+   */
+  entryFraction(x1: number, y1: number, x2: number, y2: number, body: Body): number {
+    this.x1 = x1;
+    this.y1 = y1;
+    this.dx = x2 - x1;
+    this.dy = y2 - y1;
+    let best = 1;
+    for (let f = body.getFixtureList(); f !== null; f = f.getNext()) {
+      if (f.isSensor()) continue;
+      const children = f.getShape().getChildCount();
+      for (let c = 0; c < children; c++) {
+        const t = this.castFixture(f, c, best);
+        if (t !== MISS && t < best) best = t;
+      }
+    }
+    return best;
+  }
+
+  /** Exact slab test of the current segment, clipped to [0, maxFraction], against a box. */
+  private segmentTouchesBox(
+    box: TreeNode["aabb"], dx: number, dy: number, maxFraction: number,
+  ): boolean {
+    let tMin = 0;
+    let tMax = maxFraction;
+    const lo = box.lowerBound;
+    const hi = box.upperBound;
+    if (dx === 0) {
+      if (this.x1 < lo.x || this.x1 > hi.x) return false;
+    } else {
+      const inv = 1 / dx;
+      let a = (lo.x - this.x1) * inv;
+      let b = (hi.x - this.x1) * inv;
+      if (a > b) { const s = a; a = b; b = s; }
+      if (a > tMin) tMin = a;
+      if (b < tMax) tMax = b;
+      if (tMin > tMax) return false;
+    }
+    if (dy === 0) {
+      if (this.y1 < lo.y || this.y1 > hi.y) return false;
+    } else {
+      const inv = 1 / dy;
+      let a = (lo.y - this.y1) * inv;
+      let b = (hi.y - this.y1) * inv;
+      if (a > b) { const s = a; a = b; b = s; }
+      if (a > tMin) tMin = a;
+      if (b < tMax) tMax = b;
+      if (tMin > tMax) return false;
+    }
+    return true;
+  }
+
+  /** Box2D-exact ray cast of the current segment against one fixture child; fraction or MISS. */
+  private castFixture(fixture: Fixture, childIndex: number, maxFraction: number): number {
+    const shape = fixture.getShape() as unknown as ShapeInternals;
+    const xf = fixture.getBody().getTransform();
+    const px = xf.p.x;
+    const py = xf.p.y;
+    const c = xf.q.c;
+    const s = xf.q.s;
+    switch (shape.m_type) {
+      case "polygon": {
+        // Into the shape's local frame.
+        const ox = this.x1 - px;
+        const oy = this.y1 - py;
+        const lx = c * ox + s * oy;
+        const ly = -s * ox + c * oy;
+        const ldx = c * this.dx + s * this.dy;
+        const ldy = -s * this.dx + c * this.dy;
+        return castPolygon(shape, lx, ly, ldx, ldy, maxFraction);
+      }
+      case "circle": {
+        const cx = px + c * shape.m_p.x - s * shape.m_p.y;
+        const cy = py + s * shape.m_p.x + c * shape.m_p.y;
+        return castCircle(cx, cy, shape.m_radius, this.x1, this.y1, this.dx, this.dy, maxFraction);
+      }
+      case "edge":
+      case "chain": {
+        let v1 = shape.m_vertex1;
+        let v2 = shape.m_vertex2;
+        if (shape.m_type === "chain") {
+          v1 = shape.m_vertices[childIndex]!;
+          v2 = shape.m_vertices[childIndex + 1 < shape.m_count ? childIndex + 1 : 0]!;
+        }
+        const ax = px + c * v1.x - s * v1.y;
+        const ay = py + s * v1.x + c * v1.y;
+        const bx = px + c * v2.x - s * v2.y;
+        const by = py + s * v2.x + c * v2.y;
+        return castEdge(ax, ay, bx, by, this.x1, this.y1, this.dx, this.dy, maxFraction);
+      }
+      default: {
+        // A shape type this module does not know: defer to planck (allocates, but stays correct).
+        const output = { fraction: 0, normal: null as never };
+        const input = { p1: { x: this.x1, y: this.y1 }, p2: { x: this.x1 + this.dx, y: this.y1 + this.dy }, maxFraction };
+        return fixture.rayCast(output, input, childIndex) ? output.fraction : MISS;
+      }
+    }
+  }
+}
+
+/** Box2D's polygon ray cast in the polygon's frame: entering hits only. */
+function castPolygon(
+  shape: ShapeInternals, x1: number, y1: number, dx: number, dy: number, maxFraction: number,
+): number {
+  let lower = 0;
+  let upper = maxFraction;
+  let hit = false;
+  const vertices = shape.m_vertices;
+  const normals = shape.m_normals;
+  for (let i = 0; i < shape.m_count; i++) {
+    const n = normals[i]!;
+    const v = vertices[i]!;
+    const numerator = n.x * (v.x - x1) + n.y * (v.y - y1);
+    const denominator = n.x * dx + n.y * dy;
+    if (denominator === 0) {
+      if (numerator < 0) return MISS;
+    } else if (denominator < 0 && numerator < lower * denominator) {
+      lower = numerator / denominator;
+      hit = true;
+    } else if (denominator > 0 && numerator < upper * denominator) {
+      upper = numerator / denominator;
+    }
+    if (upper < lower) return MISS;
+  }
+  return hit ? lower : MISS;
+}
+
+/** Box2D's circle ray cast: entering hits only (a segment starting inside does not hit). */
+function castCircle(
+  cx: number, cy: number, radius: number,
+  x1: number, y1: number, dx: number, dy: number, maxFraction: number,
+): number {
+  const sx = x1 - cx;
+  const sy = y1 - cy;
+  const b = sx * sx + sy * sy - radius * radius;
+  const cc = sx * dx + sy * dy;
+  const rr = dx * dx + dy * dy;
+  const sigma = cc * cc - rr * b;
+  if (sigma < 0 || rr < Number.EPSILON) return MISS;
+  const a = -(cc + Math.sqrt(sigma));
+  if (a >= 0 && a <= maxFraction * rr) return a / rr;
+  return MISS;
+}
+
+/** Box2D's two-sided edge ray cast. */
+function castEdge(
+  ax: number, ay: number, bx: number, by: number,
+  x1: number, y1: number, dx: number, dy: number, maxFraction: number,
+): number {
+  const ex = bx - ax;
+  const ey = by - ay;
+  const len = Math.sqrt(ex * ex + ey * ey);
+  if (len === 0) return MISS;
+  const nx = ey / len;
+  const ny = -ex / len;
+  const numerator = nx * (ax - x1) + ny * (ay - y1);
+  const denominator = nx * dx + ny * dy;
+  if (denominator === 0) return MISS;
+  const t = numerator / denominator;
+  if (t < 0 || maxFraction < t) return MISS;
+  const qx = x1 + t * dx - ax;
+  const qy = y1 + t * dy - ay;
+  const s = (qx * ex + qy * ey) / (len * len);
+  if (s < 0 || s > 1) return MISS;
+  return t;
+}
