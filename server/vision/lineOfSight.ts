@@ -54,6 +54,8 @@ export class LineOfSight {
   private y1 = 0;
   private dx = 0;
   private dy = 0;
+  private invDx = 0;
+  private invDy = 0;
 
   constructor(world: World, opaqueMask: number) {
     this.world = world;
@@ -76,6 +78,8 @@ export class LineOfSight {
     this.y1 = y1;
     const dx = (this.dx = x2 - x1);
     const dy = (this.dy = y2 - y1);
+    this.invDx = dx === 0 ? 0 : 1 / dx;
+    this.invDy = dy === 0 ? 0 : 1 / dy;
     const mask = this.opaqueMask;
     const stack = this.stack;
     let top = 0;
@@ -135,7 +139,7 @@ export class LineOfSight {
     if (dx === 0) {
       if (this.x1 < lo.x || this.x1 > hi.x) return false;
     } else {
-      const inv = 1 / dx;
+      const inv = this.invDx;
       let a = (lo.x - this.x1) * inv;
       let b = (hi.x - this.x1) * inv;
       if (a > b) { const s = a; a = b; b = s; }
@@ -146,7 +150,7 @@ export class LineOfSight {
     if (dy === 0) {
       if (this.y1 < lo.y || this.y1 > hi.y) return false;
     } else {
-      const inv = 1 / dy;
+      const inv = this.invDy;
       let a = (lo.y - this.y1) * inv;
       let b = (hi.y - this.y1) * inv;
       if (a > b) { const s = a; a = b; b = s; }

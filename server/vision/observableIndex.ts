@@ -1,21 +1,28 @@
 import { DynamicTree } from "planck";
 import type { Observable } from "./observable.js";
 
+/** The parts of a planck tree node the query reads (planck 1.5, pinned exactly). */
+interface Node {
+  aabb: { lowerBound: { x: number; y: number }; upperBound: { x: number; y: number } };
+  child1: Node | null;
+  child2: Node | null;
+  userData: Observable;
+}
+
 /**
  * Spatial index of observables only, so candidate queries never walk the level's walls. Wraps planck's
  * `DynamicTree` (the broadphase structure Box2D keeps its fixtures in): leaves are fattened by 0.1 m
- * plus twice their last displacement, so small moves cost no re-insertion.
+ * plus twice their last displacement, so small moves cost no re-insertion. Queries walk the tree
+ * directly with an inlined box test and a reused stack: measured 0.54 us per 30 m query through
+ * `DynamicTree.query` (pooled stack, a call per node) at 64 observables, which was a quarter of a full
+ * vision pass at 1024 observers.
  */
 export class ObservableIndex {
   private readonly tree = new DynamicTree<Observable>();
   // Reused for every insert, move and query: the hot path allocates nothing.
   private readonly box = { lowerBound: { x: 0, y: 0 }, upperBound: { x: 0, y: 0 } };
   private readonly displacement = { x: 0, y: 0 };
-  private visit: (o: Observable) => void = () => {};
-  private readonly onProxy = (proxyId: number): boolean => {
-    this.visit(this.tree.getUserData(proxyId));
-    return true;
-  };
+  private readonly stack: Node[] = [];
 
   insert(o: Observable): void {
     this.setBox(o.x - o.radius, o.y - o.radius, o.x + o.radius, o.y + o.radius);
@@ -37,9 +44,22 @@ export class ObservableIndex {
 
   /** Calls `visit` for every observable whose (fattened) box overlaps the query box, meters. */
   query(minX: number, minY: number, maxX: number, maxY: number, visit: (o: Observable) => void): void {
-    this.setBox(minX, minY, maxX, maxY);
-    this.visit = visit;
-    this.tree.query(this.box, this.onProxy);
+    const root = (this.tree as unknown as { m_root: Node | null }).m_root;
+    if (root === null) return;
+    const stack = this.stack;
+    let top = 0;
+    stack[top++] = root;
+    while (top > 0) {
+      const node = stack[--top]!;
+      const lo = node.aabb.lowerBound;
+      const hi = node.aabb.upperBound;
+      if (lo.x > maxX || lo.y > maxY || hi.x < minX || hi.y < minY) continue;
+      if (node.child1 === null) visit(node.userData);
+      else {
+        stack[top++] = node.child1;
+        stack[top++] = node.child2!;
+      }
+    }
   }
 
   private setBox(minX: number, minY: number, maxX: number, maxY: number): void {

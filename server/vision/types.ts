@@ -51,6 +51,8 @@ export interface VisionOptions {
    * mask is transparent (glass). Default 0xFFFF (every category blocks).
    */
   opaqueMask?: number;
+  /** Keep every sight ray cast by the last `tick()` in `VisionSystem.rayLog` (debug drawing). Default false. */
+  recordRays?: boolean;
 }
 
 /** What one `tick()` did. */

@@ -3,6 +3,7 @@ import { silhouettePoints, type SilhouetteOut } from "../../shared/math/tangent.
 import { LineOfSight } from "./lineOfSight.js";
 import { Observable } from "./observable.js";
 import { ObservableIndex } from "./observableIndex.js";
+import { RayLog } from "./rayLog.js";
 import { Observer } from "./observer.js";
 import {
   checkId, checkObservableFields, checkObserverComplete, checkObserverFields,
@@ -37,11 +38,14 @@ export class VisionSystem {
   private readonly index = new ObservableIndex();
   private readonly los: LineOfSight;
   private tickCount = 0;
+  /** The rays cast by the last `tick()`, when `recordRays` is on; otherwise null. */
+  readonly rayLog: RayLog | null;
   private evalStamp = 0;
 
   // Per-evaluation scratch, so the hot path allocates nothing.
   private readonly silhouette: SilhouetteOut = { ax: 0, ay: 0, bx: 0, by: 0 };
   private current: Observer | null = null;
+  private recording = false;
   private pairsThisTick = 0;
   private readonly visitCandidate = (t: Observable): void => {
     const o = this.current!;
@@ -62,6 +66,7 @@ export class VisionSystem {
       throw new RangeError(`VisionOptions.opaqueMask must be an integer in [0, 0xFFFF] (got ${String(mask)})`);
     }
     this.los = new LineOfSight(world, mask);
+    this.rayLog = options.recordRays === true ? new RayLog() : null;
   }
 
   /** Category bits that block sight (see {@link VisionOptions.opaqueMask}). */
@@ -206,8 +211,11 @@ export class VisionSystem {
     this.tickCount++;
     const raysBefore = this.los.segments;
     this.pairsThisTick = 0;
+    this.recording = this.rayLog !== null;
+    this.rayLog?.clear();
     const list = this.observerList;
     for (let i = 0; i < list.length; i++) this.evaluate(list[i]!);
+    this.recording = false;
     return {
       tick: this.tickCount,
       rays: this.los.segments - raysBefore,
@@ -227,6 +235,8 @@ export class VisionSystem {
     this.index.query(o.x - reach, o.y - reach, o.x + reach, o.y + reach, this.visitCandidate);
     this.current = null;
     o.lastEvaluated = this.tickCount;
+    // Most observers see nobody; skip the sweep (and its iterator) then.
+    if (o.visible.size === 0) return;
     for (const id of o.visible) {
       const t = this.observables.get(id)!;
       if (t.seenStamp !== stamp) {
@@ -286,7 +296,9 @@ export class VisionSystem {
   /** One sight ray from the eye to a sample point; it ends, clear, where it first meets the target's body. */
   private rayClear(o: Observer, t: Observable, px: number, py: number): boolean {
     const end = t.body === null ? 1 : this.los.entryFraction(o.x, o.y, px, py, t.body);
-    return !this.los.blocked(o.x, o.y, px, py, o.body, t.body, end);
+    const clear = !this.los.blocked(o.x, o.y, px, py, o.body, t.body, end);
+    if (this.recording) this.rayLog!.push(o.x, o.y, o.x + (px - o.x) * end, o.y + (py - o.y) * end, clear);
+    return clear;
   }
 
   private applyObserver(o: Observer, spec: Partial<ObserverSpec>): void {

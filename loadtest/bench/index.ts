@@ -1,0 +1,22 @@
+/**
+ * `npm run bench [-- name ...]`: runs the benchmarks (all, or those named) and prints one JSON line per
+ * measurement on stdout. Progress goes to stderr so stdout stays machine-readable.
+ */
+import { visionPassBench } from "./visionPass.js";
+
+const benches: Record<string, () => Promise<void> | void> = {
+  "vision-pass": visionPassBench,
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+for (const name of wanted) {
+  if (!(name in benches)) {
+    console.error(`unknown benchmark "${name}"; known: ${Object.keys(benches).join(", ")}`);
+    process.exit(2);
+  }
+}
+for (const [name, run] of Object.entries(benches)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  console.error(`# ${name} (node ${process.version})`);
+  await run();
+}
