@@ -13,6 +13,8 @@ export interface BenchAgent {
   facing: number;
   vx: number;
   vy: number;
+  /** Phase of the gaze sweep around the heading, radians. */
+  gaze: number;
   body: Body;
 }
 
@@ -48,7 +50,7 @@ export function buildBenchLevel(opts: { seed: number; walls: number; guards: num
       const body = world.createBody({ type: "kinematic", position: Vec2(x, y) });
       body.createFixture({ shape: new Circle(playerRadius), filterCategoryBits: category });
       const heading = random() * 2 * Math.PI;
-      return { id, x, y, facing: heading, vx: Math.cos(heading) * speed, vy: Math.sin(heading) * speed, body };
+      return { id, x, y, facing: heading, vx: Math.cos(heading) * speed, vy: Math.sin(heading) * speed, gaze: random() * 2 * Math.PI, body };
     }
   };
   const guards = Array.from({ length: opts.guards }, (_, i) => spawn(`g${i}`, GUARD, 0.075));
@@ -66,7 +68,7 @@ function insideAnyWall(world: World, x: number, y: number, margin: number): bool
 }
 
 /**
- * Moves every agent one tick (guards 1.5 m/s, players 3 m/s at 20 Hz; they wander, turn and bounce off
+ * Moves every agent one tick (guards 1.5 m/s, players 3 m/s at 20 Hz; they wander, turn, sweep their gaze and bounce off
  * the level's border; walls are not collided with, only looked through or not) and syncs their bodies.
  */
 export function stepBenchLevel(level: BenchLevel): void {
@@ -82,8 +84,9 @@ export function stepBenchLevel(level: BenchLevel): void {
     a.y += a.vy;
     if (a.x < 0 || a.x > size) { a.vx = -a.vx; a.x += 2 * a.vx; }
     if (a.y < 0 || a.y > size) { a.vy = -a.vy; a.y += 2 * a.vy; }
-    // Guards sweep their gaze around the heading; players face where they walk.
-    a.facing = Math.atan2(a.vy, a.vx) + (random() - 0.5) * 0.6;
+    // Everyone's gaze sweeps +-30 degrees around the heading, a full sweep every ~3 s at 20 Hz.
+    a.gaze += 0.1;
+    a.facing = Math.atan2(a.vy, a.vx) + 0.5 * Math.sin(a.gaze);
     a.body.setTransform(Vec2(a.x, a.y), 0);
   };
   for (const g of level.guards) move(g);

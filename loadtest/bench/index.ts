@@ -3,9 +3,11 @@
  * measurement on stdout. Progress goes to stderr so stdout stays machine-readable.
  */
 import { visionPassBench } from "./visionPass.js";
+import { visionSchedulerBench } from "./visionScheduler.js";
 
 const benches: Record<string, () => Promise<void> | void> = {
   "vision-pass": visionPassBench,
+  "vision-scheduler": visionSchedulerBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

@@ -43,8 +43,12 @@ const MISS = -1;
 export class LineOfSight {
   /** Category bits that block sight; fixtures whose category does not intersect it are transparent. */
   opaqueMask: number;
-  /** Segments tested since construction (one per `blocked` call). */
+  /** Segments tested since construction (one per `blocked` call): the tree rays. */
   segments = 0;
+  /** Single-fixture tests since construction (one per `fixtureBlocks` call): the cheap cached checks. */
+  fixtureTests = 0;
+  /** The fixture that blocked the last `blocked` call that returned true. */
+  lastBlocker: Fixture | null = null;
 
   private readonly world: World;
   private stack: TreeNode[] = [];
@@ -96,13 +100,40 @@ export class LineOfSight {
         if (body === ignoreA || body === ignoreB) continue;
         const t = this.castFixture(fixture, proxy.childIndex, maxFraction);
         if (t !== MISS && t < maxFraction) {
-          stack.length = Math.max(stack.length, top);
+          this.lastBlocker = fixture;
           return true;
         }
       } else {
         stack[top++] = node.child1;
         stack[top++] = node.child2!;
       }
+    }
+    return false;
+  }
+
+  /**
+   * Same question as `blocked`, asked of one fixture only: the temporal-coherence shortcut (the wall
+   * that hid a target last time most likely still does). Exact: a fixture that has left the world
+   * (destroyed, or its body deactivated), turned sensor, left the opaque categories or belongs to an
+   * ignored body answers false, and the caller falls back to `blocked`.
+   */
+  fixtureBlocks(
+    fixture: Fixture, x1: number, y1: number, x2: number, y2: number,
+    ignoreA: Body | null, ignoreB: Body | null, maxFraction = 1,
+  ): boolean {
+    this.fixtureTests++;
+    if ((fixture as unknown as { m_proxyCount: number }).m_proxyCount === 0) return false;
+    const body = fixture.getBody();
+    if (body === null || body === ignoreA || body === ignoreB) return false;
+    if (fixture.isSensor() || (fixture.getFilterCategoryBits() & this.opaqueMask) === 0) return false;
+    this.x1 = x1;
+    this.y1 = y1;
+    this.dx = x2 - x1;
+    this.dy = y2 - y1;
+    const children = fixture.getShape().getChildCount();
+    for (let c = 0; c < children; c++) {
+      const t = this.castFixture(fixture, c, maxFraction);
+      if (t !== MISS && t < maxFraction) return true;
     }
     return false;
   }

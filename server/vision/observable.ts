@@ -17,6 +17,8 @@ export class Observable {
   proxy = -1;
   /** Evaluation stamp of the last time it was seen; lets an observer sweep its stale sightings. */
   seenStamp = 0;
+  /** Tick stamp of its last change (moved, resized, added); observers compare it with their `freshAt`. */
+  changedAt = 0;
 
   constructor(id: string) {
     this.id = id;

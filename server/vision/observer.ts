@@ -1,4 +1,5 @@
-import type { Body } from "planck";
+import type { Body, Fixture } from "planck";
+import type { Observable } from "./observable.js";
 import { Sector } from "../../shared/math/sector.js";
 
 /** The engine's record of one observer: its spec, its cone, and what it saw at its last evaluation. */
@@ -17,10 +18,25 @@ export class Observer {
   readonly sector = new Sector();
   /** Ids seen at the last evaluation. */
   readonly visible = new Set<string>();
-  /** Engine tick of the last evaluation; -1 before the first. */
-  lastEvaluated = -1;
+  /** Tick its results were last known exact (evaluated, or checked and nothing had changed). */
+  freshAt = 0;
+  /** Tick stamp of its last own change (pose or spec); compared with `freshAt`. */
+  changedAt = 0;
+  /** Has pending work that survives until it is evaluated (sticky across ticks). */
+  dirty = true;
   /** Slot in the engine's dense observer array. */
   slot = -1;
+  /** The cone widened by the lose-sight margins, for targets it already sees; synced lazily. */
+  readonly loseSector = new Sector();
+  loseSynced = false;
+  /**
+   * Candidates in view found by this tick's scan, so an evaluation in the same tick goes straight to the
+   * rays (poses cannot change inside a tick). Reused between ticks; `candidateCount` entries are valid.
+   */
+  readonly candidates: Observable[] = [];
+  candidateCount = 0;
+  /** Temporal coherence: the fixture that last hid each target from this observer. */
+  readonly blockers = new Map<Observable, Fixture>();
 
   constructor(id: string) {
     this.id = id;
@@ -33,5 +49,16 @@ export class Observer {
 
   syncSector(): void {
     this.sector.set(this.x, this.y, this.facing, this.fov, this.range);
+    this.loseSynced = false;
+  }
+
+  /** The widened cone (see `loseSector`), brought up to date with the pose if needed. */
+  lose(rangeMargin: number, angleMargin: number): Sector {
+    if (!this.loseSynced) {
+      const wide = this.fov >= 2 * Math.PI ? this.fov : this.fov + 2 * angleMargin;
+      this.loseSector.set(this.x, this.y, this.facing, wide, this.range * (1 + rangeMargin));
+      this.loseSynced = true;
+    }
+    return this.loseSector;
   }
 }

@@ -44,7 +44,7 @@ export interface ObservableSpec {
   required?: number;
 }
 
-/** Options of a {@link VisionSystem}. */
+/** Options of a {@link VisionSystem}. Every field is optional; defaults are in `DEFAULT_VISION_OPTIONS`. */
 export interface VisionOptions {
   /**
    * Collision category bits that block sight. A fixture whose `filterCategoryBits` do not intersect this
@@ -53,23 +53,51 @@ export interface VisionOptions {
   opaqueMask?: number;
   /** Keep every sight ray cast by the last `tick()` in `VisionSystem.rayLog` (debug drawing). Default false. */
   recordRays?: boolean;
+  /**
+   * Scheduler budget: tree rays one `tick()` may cast. The evaluation in progress may finish past it.
+   * `Infinity` evaluates every observer with pending work each tick. Default 512.
+   */
+  raysPerTick?: number;
+  /** Score gained per tick waited, in priority units: `priority x urgency + agingRate x ticksWaited`. Default 0.25. */
+  agingRate?: number;
+  /**
+   * Optional wall-clock budget per `tick()`, microseconds: no new evaluation starts after it. Off (Infinity)
+   * by default because it makes results depend on machine speed; with it the staleness bound assumes one
+   * evaluation per tick.
+   */
+  timeBudgetUs?: number;
+  /**
+   * Hysteresis: a target already seen stays in range until it is this fraction beyond the range (and the
+   * proximity radius). Default 0.1 (lost at 110%).
+   */
+  loseRangeMargin?: number;
+  /** Hysteresis: a target already seen stays in the cone until this many radians beyond its edge. Default 5 degrees. */
+  loseAngleMargin?: number;
+  /** Test the fixture that last hid a pair before casting a tree ray. Default true. */
+  blockerCache?: boolean;
 }
 
 /** What one `tick()` did. */
 export interface VisionTickReport {
   /** The engine's tick counter after this tick (the first tick is 1). */
   tick: number;
-  /** Sight rays cast this tick. */
+  /** Tree rays cast this tick (what `raysPerTick` budgets). */
   rays: number;
-  /** Observers evaluated this tick. */
+  /** Observers whose results were recomputed this tick (with or without rays). */
   evaluated: number;
-  /** Observers left for a later tick. */
+  /** Observers with a candidate in range whose inputs had not changed: their results stand, no work done. */
   skipped: number;
-  /** (observer, candidate) pairs given the exact geometric test this tick. */
+  /** Observers with pending work left for a later tick. */
+  queue: number;
+  /** (observer, candidate) pairs given the exact geometric test during evaluations this tick. */
   pairs: number;
   /**
-   * Ticks since the last evaluation, over observers with pending work (a candidate in range and
-   * something changed since their last evaluation). All 0 when nothing is pending.
+   * Ticks since their results were last exact, over the observers left with pending work after this tick
+   * (the backlog). All 0 when nothing is left pending. Never exceeds `VisionSystem.stalenessBound()`.
    */
   staleness: { p50: number; p99: number; max: number };
+  /** Pairs found still hidden by the fixture that hid them last time, without a tree ray. */
+  blockerCacheHits: number;
+  /** Unseen pairs in view that had a cached blocker to try this tick (the cache's opportunity). */
+  stillBlocked: number;
 }

@@ -1,19 +1,68 @@
-import type { World } from "planck";
+import type { Fixture, World } from "planck";
 import { silhouettePoints, type SilhouetteOut } from "../../shared/math/tangent.js";
 import { LineOfSight } from "./lineOfSight.js";
 import { Observable } from "./observable.js";
 import { ObservableIndex } from "./observableIndex.js";
+import { PendingQueue } from "./pendingQueue.js";
 import { RayLog } from "./rayLog.js";
 import { Observer } from "./observer.js";
 import {
   checkId, checkObservableFields, checkObserverComplete, checkObserverFields,
 } from "./specValidation.js";
 import type { ObservableSpec, ObserverSpec, VisionOptions, VisionTickReport } from "./types.js";
+import type { Sector } from "../../shared/math/sector.js";
 
 /** Silhouette samples sit this fraction of the radius inside the body, so a ray grazing the rim counts. */
 const SILHOUETTE_INSET = 0.1;
 
 const EMPTY: ReadonlySet<string> = new Set<string>();
+
+// Outcomes of phase 1 for one observer.
+/** Nothing changed and something is in view: its results stand. */
+const SCAN_FRESH = 0;
+/** Nothing changed and nothing is in view. */
+const SCAN_IDLE = 1;
+/** Something changed but nothing is in view: settled to "sees nobody" without rays. */
+const SCAN_SETTLED = 2;
+/** Needs rays: queued. */
+const SCAN_PENDING = 3;
+
+/** Urgency of an observer that has a candidate in its cone it does not see yet (acquiring). */
+const URGENCY_ACQUIRE = 2;
+/** Urgency of an observer whose only candidates are targets it already sees (tracking). */
+const URGENCY_TRACK = 1;
+
+/** Defaults of every {@link VisionOptions} field. */
+export const DEFAULT_VISION_OPTIONS = Object.freeze({
+  opaqueMask: 0xffff,
+  recordRays: false,
+  raysPerTick: 512,
+  agingRate: 0.25,
+  timeBudgetUs: Infinity,
+  loseRangeMargin: 0.1,
+  loseAngleMargin: (5 * Math.PI) / 180,
+  blockerCache: true,
+});
+
+function checkOptions(options: VisionOptions): Required<VisionOptions> {
+  if (typeof options !== "object" || options === null) throw new RangeError("VisionOptions must be an object");
+  const o = { ...DEFAULT_VISION_OPTIONS, ...options } as Required<VisionOptions>;
+  const bad = (field: string, rule: string, v: unknown) =>
+    new RangeError(`VisionOptions.${field} ${rule} (got ${String(v)})`);
+  if (typeof o.opaqueMask !== "number" || !Number.isInteger(o.opaqueMask) || o.opaqueMask < 0 || o.opaqueMask > 0xffff) {
+    throw bad("opaqueMask", "must be an integer in [0, 0xFFFF]", o.opaqueMask);
+  }
+  if (typeof o.raysPerTick !== "number" || !(o.raysPerTick > 0)) throw bad("raysPerTick", "must be > 0 (Infinity allowed)", o.raysPerTick);
+  if (typeof o.agingRate !== "number" || !Number.isFinite(o.agingRate) || !(o.agingRate > 0)) {
+    throw bad("agingRate", "must be a finite number > 0", o.agingRate);
+  }
+  if (typeof o.timeBudgetUs !== "number" || !(o.timeBudgetUs > 0)) throw bad("timeBudgetUs", "must be > 0 microseconds (Infinity = off)", o.timeBudgetUs);
+  for (const field of ["loseRangeMargin", "loseAngleMargin"] as const) {
+    const v = o[field];
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw bad(field, "must be a finite number >= 0", v);
+  }
+  return o;
+}
 
 /**
  * Answers "can this observer see that entity?" over a planck `World`, exactly: range, then the facing
@@ -37,6 +86,13 @@ export class VisionSystem {
   private readonly observerList: Observer[] = [];
   private readonly index = new ObservableIndex();
   private readonly los: LineOfSight;
+  private readonly options: Required<VisionOptions>;
+  private readonly queue = new PendingQueue();
+  /** Occluder changes reported since the last tick, as flat (minX, minY, maxX, maxY) boxes. */
+  private dirtyAreas: number[] = [];
+  /** Most tree rays any single evaluation has cost so far (the C of the staleness bound). */
+  private maxEvaluationRays = 1;
+  private readonly backlog: number[] = [];
   private tickCount = 0;
   /** The rays cast by the last `tick()`, when `recordRays` is on; otherwise null. */
   readonly rayLog: RayLog | null;
@@ -47,26 +103,51 @@ export class VisionSystem {
   private current: Observer | null = null;
   private recording = false;
   private pairsThisTick = 0;
-  private readonly visitCandidate = (t: Observable): void => {
-    const o = this.current!;
-    if (t.id === o.id) return;
+  private cacheHitsThisTick = 0;
+  private stillBlockedThisTick = 0;
+  /** Tree rays cast for the pair being evaluated (to tell cache-settled pairs). */
+  private pairTreeRays = 0;
+  /** Rays for one in-view candidate during an evaluation; records the sighting and the cache statistics. */
+  private rayTest(o: Observer, t: Observable, stamp: number): void {
     this.pairsThisTick++;
-    if (this.sees(o, t)) {
-      t.seenStamp = this.evalStamp;
-      if (!o.visible.has(t.id)) {
+    const wasVisible = o.visible.has(t.id);
+    this.cacheAllowed = this.options.blockerCache;
+    if (this.lineOfSight(o, t)) {
+      t.seenStamp = stamp;
+      if (!wasVisible) {
         o.visible.add(t.id);
         t.seenBy.add(o.id);
       }
+      if (this.cacheAllowed) o.blockers.delete(t);
+    }
+  }
+
+  // Scan state for the observer being scanned (phase 1 of a tick).
+  private scanChanged = false;
+  private scanInView = 0;
+  private scanUnseen = 0;
+  private readonly visitScan = (t: Observable): void => {
+    const o = this.current!;
+    if (t.id === o.id) return;
+    const wasVisible = o.visible.has(t.id);
+    const inView = this.inView(o, t, wasVisible);
+    // Only a candidate that is (or was) in view can change what this observer sees.
+    if ((inView || wasVisible) && t.changedAt > o.freshAt) this.scanChanged = true;
+    if (inView) {
+      this.scanInView++;
+      if (!wasVisible) this.scanUnseen++;
+      o.candidates[o.candidateCount++] = t;
     }
   };
 
+  /**
+   * @param options scheduler budget, aging, hysteresis and sight options; see {@link VisionOptions}.
+   * Invalid options throw a RangeError naming the field.
+   */
   constructor(world: World, options: VisionOptions = {}) {
-    const mask = options.opaqueMask ?? 0xffff;
-    if (typeof mask !== "number" || !Number.isInteger(mask) || mask < 0 || mask > 0xffff) {
-      throw new RangeError(`VisionOptions.opaqueMask must be an integer in [0, 0xFFFF] (got ${String(mask)})`);
-    }
-    this.los = new LineOfSight(world, mask);
-    this.rayLog = options.recordRays === true ? new RayLog() : null;
+    this.options = checkOptions(options);
+    this.los = new LineOfSight(world, this.options.opaqueMask);
+    this.rayLog = this.options.recordRays === true ? new RayLog() : null;
   }
 
   /** Category bits that block sight (see {@link VisionOptions.opaqueMask}). */
@@ -82,6 +163,7 @@ export class VisionSystem {
     const o = new Observer(id);
     this.applyObserver(o, spec);
     o.slot = this.observerList.length;
+    o.changedAt = this.tickCount + 1;
     this.observerList.push(o);
     this.observers.set(id, o);
   }
@@ -92,6 +174,7 @@ export class VisionSystem {
     if (o === undefined) throw new RangeError(`observer id ${JSON.stringify(id)} is not registered`);
     checkObserverFields(patch);
     this.applyObserver(o, patch);
+    o.changedAt = this.tickCount + 1;
   }
 
   /**
@@ -104,10 +187,12 @@ export class VisionSystem {
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(facing)) {
       checkObserverFields({ position: { x, y }, facing });
     }
+    if (x === o.x && y === o.y && facing === o.facing) return;
     o.x = x;
     o.y = y;
     o.facing = facing;
     o.syncSector();
+    o.changedAt = this.tickCount + 1;
   }
 
   /** Registers an observable. Throws a RangeError naming the bad field, or a duplicate id; changes nothing then. */
@@ -121,6 +206,7 @@ export class VisionSystem {
     checkObservableFields(spec, samples, spec.required ?? 1);
     const t = new Observable(id);
     this.applyObservable(t, spec);
+    t.changedAt = this.tickCount + 1;
     this.index.insert(t);
     this.observables.set(id, t);
   }
@@ -135,6 +221,7 @@ export class VisionSystem {
     const oldX = t.x;
     const oldY = t.y;
     this.applyObservable(t, patch);
+    t.changedAt = this.tickCount + 1;
     this.index.move(t, t.x - oldX, t.y - oldY);
   }
 
@@ -145,8 +232,10 @@ export class VisionSystem {
     if (!Number.isFinite(x) || !Number.isFinite(y)) checkObservableFields({ position: { x, y } }, 1, 1);
     const dx = x - t.x;
     const dy = y - t.y;
+    if (dx === 0 && dy === 0) return;
     t.x = x;
     t.y = y;
+    t.changedAt = this.tickCount + 1;
     this.index.move(t, dx, dy);
   }
 
@@ -165,9 +254,43 @@ export class VisionSystem {
     const t = this.observables.get(id);
     if (t !== undefined) {
       for (const by of t.seenBy) this.observers.get(by)?.visible.delete(id);
+      if (this.options.blockerCache) for (const other of this.observerList) other.blockers.delete(t);
       this.index.remove(t);
       this.observables.delete(id);
     }
+  }
+
+  /**
+   * Tells the engine that occluders changed inside a box (a door opened, a crate was pushed), meters.
+   * Every observer whose reach overlaps it gets pending work at the next `tick()`. Infinite bounds are
+   * allowed (`-Infinity, -Infinity, Infinity, Infinity` = everywhere); NaN throws a RangeError.
+   */
+  invalidateArea(minX: number, minY: number, maxX: number, maxY: number): void {
+    if ([minX, minY, maxX, maxY].some((v) => typeof v !== "number" || Number.isNaN(v)) || minX > maxX || minY > maxY) {
+      throw new RangeError(`invalidateArea needs numbers with min <= max (got ${minX}, ${minY}, ${maxX}, ${maxY})`);
+    }
+    this.dirtyAreas.push(minX, minY, maxX, maxY);
+  }
+
+  /**
+   * The published fairness bound, in ticks: no observer with pending work stays stale (its results
+   * older than the current tick) for more than this many ticks, whatever the load:
+   *
+   *   W = ceil(uMax x pMax / agingRate) + ceil((N - 1) / m),   m = max(1, ceil(raysPerTick / C))
+   *
+   * with N observers, pMax their largest priority, uMax = 2 the largest urgency, and C the most tree rays
+   * one evaluation has cost so far. With `raysPerTick = Infinity` (and no time budget) nothing is ever left
+   * pending: 0. With a time budget, m = 1. The README derives it.
+   */
+  stalenessBound(): number {
+    const n = this.observerList.length;
+    if (n === 0) return 0;
+    const { raysPerTick, timeBudgetUs, agingRate } = this.options;
+    if (raysPerTick === Infinity && timeBudgetUs === Infinity) return 0;
+    let pMax = 0;
+    for (const o of this.observerList) if (o.priority > pMax) pMax = o.priority;
+    const perTick = timeBudgetUs !== Infinity ? 1 : Math.max(1, Math.ceil(raysPerTick / this.maxEvaluationRays));
+    return Math.ceil((URGENCY_ACQUIRE * pMax) / agingRate) + Math.ceil((n - 1) / perTick);
   }
 
   /**
@@ -206,35 +329,204 @@ export class VisionSystem {
     return this.los.segments;
   }
 
-  /** One step: evaluates every observer against the candidates in its reach and updates the results. */
+  /**
+   * One scheduler step. Phase 1 looks at every observer cheaply (a candidate query and the cone tests, no
+   * rays): those whose inputs have not changed keep their results; those with nothing in view are settled
+   * without rays; the rest have pending work and are queued by `priority x urgency + agingRate x
+   * ticksWaited`. Phase 2 evaluates the queue in that order until `raysPerTick` tree rays are spent (the
+   * evaluation in progress may finish), or the optional time budget runs out.
+   */
   tick(): VisionTickReport {
-    this.tickCount++;
+    const now = ++this.tickCount;
+    const started = this.options.timeBudgetUs === Infinity ? 0 : performance.now();
     const raysBefore = this.los.segments;
     this.pairsThisTick = 0;
+    this.cacheHitsThisTick = 0;
+    this.stillBlockedThisTick = 0;
     this.recording = this.rayLog !== null;
     this.rayLog?.clear();
     const list = this.observerList;
-    for (let i = 0; i < list.length; i++) this.evaluate(list[i]!);
+    const queue = this.queue;
+    queue.clear();
+    let evaluated = 0;
+    let skipped = 0;
+
+    for (let i = 0; i < list.length; i++) {
+      const o = list[i]!;
+      const outcome = this.scan(o, now);
+      if (outcome === SCAN_FRESH) skipped++;
+      else if (outcome === SCAN_SETTLED) evaluated++;
+      else queue.push(o.slot, o.priority * (this.scanUnseen > 0 ? URGENCY_ACQUIRE : URGENCY_TRACK) + this.options.agingRate * (now - o.freshAt), o.freshAt);
+    }
+    this.dirtyAreas.length = 0;
+
+    const budget = this.options.raysPerTick;
+    const timeBudgetMs = this.options.timeBudgetUs / 1000;
+    while (queue.size > 0 && this.los.segments - raysBefore < budget) {
+      if (timeBudgetMs !== Infinity && evaluated > 0 && performance.now() - started >= timeBudgetMs) break;
+      const o = list[queue.pop()]!;
+      const before = this.los.segments;
+      this.evaluate(o, now);
+      const cost = this.los.segments - before;
+      if (cost > this.maxEvaluationRays) this.maxEvaluationRays = cost;
+      evaluated++;
+    }
     this.recording = false;
+
     return {
-      tick: this.tickCount,
+      tick: now,
       rays: this.los.segments - raysBefore,
-      evaluated: list.length,
-      skipped: 0,
+      evaluated,
+      skipped,
+      queue: queue.size,
       pairs: this.pairsThisTick,
-      // A full pass leaves no observer with pending work.
-      staleness: { p50: 0, p99: 0, max: 0 },
+      staleness: this.backlogStaleness(now),
+      blockerCacheHits: this.cacheHitsThisTick,
+      stillBlocked: this.stillBlockedThisTick,
     };
   }
 
-  /** Re-evaluates one observer against its candidates and sweeps sightings it no longer has. */
-  private evaluate(o: Observer): void {
+  /** Phase 1 for one observer: is its last result still exact, settled without rays, or pending? */
+  private scan(o: Observer, now: number): number {
+    let dirty = o.dirty || o.changedAt > o.freshAt || this.inDirtyArea(o);
+    this.current = o;
+    this.scanChanged = false;
+    this.scanInView = 0;
+    this.scanUnseen = 0;
+    o.candidateCount = 0;
+    const reach = this.queryReach(o);
+    this.index.query(o.x - reach, o.y - reach, o.x + reach, o.y + reach, this.visitScan);
+    this.current = null;
+    if (this.scanChanged) dirty = true;
+    // Pairs still hidden by the fixture that hid them last time are settled here, exactly, with no tree ray:
+    // only observers with real ray work are queued, so the budget goes to targets that may have appeared.
+    if (dirty && this.options.blockerCache && o.candidateCount > 0) this.settleCachedPairs(o);
+    // A target it saw that has since moved out of the query box still has to be dropped.
+    if (!dirty && o.visible.size > 0) {
+      for (const id of o.visible) {
+        if (this.observables.get(id)!.changedAt > o.freshAt) { dirty = true; break; }
+      }
+    }
+    if (!dirty) {
+      o.freshAt = now;
+      o.candidateCount = 0;
+      return this.scanInView > 0 ? SCAN_FRESH : SCAN_IDLE;
+    }
+    if (this.scanInView === 0) {
+      // Nothing in view: the answer is "sees nobody", known without a ray.
+      this.dropAllSightings(o);
+      o.freshAt = now;
+      o.dirty = false;
+      return SCAN_SETTLED;
+    }
+    if (o.candidateCount === 0) {
+      // Everything in view is still hidden by its cached blocker: settled without a tree ray.
+      this.evaluate(o, now);
+      return SCAN_SETTLED;
+    }
+    o.dirty = true;
+    return SCAN_PENDING;
+  }
+
+  /**
+   * Removes from the observer's candidate list the unseen pairs whose cached blocker still hides them
+   * (enough samples blocked by that one fixture), counting them as cache hits. `scanUnseen` is recounted
+   * over what is left, so urgency reflects only targets that may really have become visible.
+   */
+  private settleCachedPairs(o: Observer): void {
+    const list = o.candidates;
+    let kept = 0;
+    let unseen = 0;
+    for (let i = 0; i < o.candidateCount; i++) {
+      const t = list[i]!;
+      if (!o.visible.has(t.id)) {
+        const hint = o.blockers.get(t);
+        if (hint !== undefined) {
+          this.stillBlockedThisTick++;
+          if (this.hiddenBy(o, t, hint)) {
+            this.cacheHitsThisTick++;
+            continue;
+          }
+        }
+        unseen++;
+      }
+      list[kept++] = t;
+    }
+    o.candidateCount = kept;
+    this.scanUnseen = unseen;
+  }
+
+  /** True when `fixture` alone blocks more than `samples - required` of the pair's sample rays. */
+  private hiddenBy(o: Observer, t: Observable, fixture: Fixture): boolean {
+    const n = t.samples;
+    const allowedClear = t.required - 1;
+    const s = this.silhouette;
+    if (t.radius === 0 || n === 1 || !silhouettePoints(o.x, o.y, t.x, t.y, t.radius, SILHOUETTE_INSET, s)) {
+      return this.fixtureBlocksRay(o, t, fixture, t.x, t.y);
+    }
+    let notBlocked = 0;
+    const chordSteps = n - 2;
+    for (let i = 0; i < n; i++) {
+      const px = i === 0 ? t.x : s.ax + (s.bx - s.ax) * ((i - 1) / chordSteps);
+      const py = i === 0 ? t.y : s.ay + (s.by - s.ay) * ((i - 1) / chordSteps);
+      if (!this.fixtureBlocksRay(o, t, fixture, px, py) && ++notBlocked > allowedClear) return false;
+    }
+    return true;
+  }
+
+  private fixtureBlocksRay(o: Observer, t: Observable, fixture: Fixture, px: number, py: number): boolean {
+    const end = t.body === null ? 1 : this.los.entryFraction(o.x, o.y, px, py, t.body);
+    return this.los.fixtureBlocks(fixture, o.x, o.y, px, py, o.body, t.body, end);
+  }
+
+  /** Whether an occluder change reported since the last tick overlaps the observer's reach. */
+  private inDirtyArea(o: Observer): boolean {
+    const a = this.dirtyAreas;
+    if (a.length === 0) return false;
+    const reach = this.queryReach(o);
+    for (let i = 0; i < a.length; i += 4) {
+      if (a[i]! <= o.x + reach && a[i + 2]! >= o.x - reach && a[i + 1]! <= o.y + reach && a[i + 3]! >= o.y - reach) return true;
+    }
+    return false;
+  }
+
+  /** How far candidate queries look: the widest sense, widened by the lose margin for seen targets. */
+  private queryReach(o: Observer): number {
+    const reach = o.reach;
+    return o.visible.size > 0 ? reach * (1 + this.options.loseRangeMargin) : reach;
+  }
+
+  private dropAllSightings(o: Observer): void {
+    if (o.visible.size === 0) return;
+    for (const id of o.visible) this.observables.get(id)!.seenBy.delete(o.id);
+    o.visible.clear();
+  }
+
+  /** Ticks since fresh, over the observers still queued: p50, p99, max. */
+  private backlogStaleness(now: number): { p50: number; p99: number; max: number } {
+    const q = this.queue;
+    if (q.size === 0) return { p50: 0, p99: 0, max: 0 };
+    const ages = this.backlog;
+    ages.length = 0;
+    for (let i = 0; i < q.size; i++) ages.push(now - this.observerList[q.slotAt(i)]!.freshAt);
+    ages.sort((a, b) => a - b);
+    const at = (p: number) => ages[Math.min(ages.length - 1, Math.floor(p * ages.length))]!;
+    return { p50: at(0.5), p99: at(0.99), max: ages[ages.length - 1]! };
+  }
+
+  /**
+   * Re-evaluates one observer: rays for the candidates this tick's scan found in view, then sweeps the
+   * sightings it no longer has (including targets that left the view, which need no ray).
+   */
+  private evaluate(o: Observer, now: number): void {
     const stamp = ++this.evalStamp;
     this.current = o;
-    const reach = o.reach;
-    this.index.query(o.x - reach, o.y - reach, o.x + reach, o.y + reach, this.visitCandidate);
+    const candidates = o.candidates;
+    for (let i = 0; i < o.candidateCount; i++) this.rayTest(o, candidates[i]!, stamp);
+    o.candidateCount = 0;
     this.current = null;
-    o.lastEvaluated = this.tickCount;
+    o.freshAt = now;
+    o.dirty = false;
     // Most observers see nobody; skip the sweep (and its iterator) then.
     if (o.visible.size === 0) return;
     for (const id of o.visible) {
@@ -246,20 +538,34 @@ export class VisionSystem {
     }
   }
 
-  /** The sight rule, cheapest test first: range and cone (or proximity), then rays. */
-  private sees(o: Observer, t: Observable): boolean {
+  /**
+   * The geometric half of the sight rule: range and cone, or the proximity sense. A target the observer
+   * already sees is judged against the cone widened by the lose margins (hysteresis).
+   */
+  private inView(o: Observer, t: Observable, wasVisible: boolean): boolean {
     const r = t.radius;
-    const inCone = o.sector.intersectsCircle(t.x, t.y, r);
-    if (!inCone) {
-      const p = o.proximityRadius;
-      if (p <= 0) return false;
-      const dx = t.x - o.x;
-      const dy = t.y - o.y;
-      const reach = p + r;
-      if (dx * dx + dy * dy > reach * reach) return false;
-    }
+    const keep = wasVisible && (this.options.loseRangeMargin > 0 || this.options.loseAngleMargin > 0);
+    const sector: Sector = keep ? o.lose(this.options.loseRangeMargin, this.options.loseAngleMargin) : o.sector;
+    if (sector.intersectsCircle(t.x, t.y, r)) return true;
+    const p = keep ? o.proximityRadius * (1 + this.options.loseRangeMargin) : o.proximityRadius;
+    if (p <= 0) return false;
+    const dx = t.x - o.x;
+    const dy = t.y - o.y;
+    const reach = p + r;
+    return dx * dx + dy * dy <= reach * reach;
+  }
+
+  /**
+   * The sight rule with nothing remembered (what `check` answers): range and cone (or proximity), then rays,
+   * without lose margins and without the blocker cache.
+   */
+  private sees(o: Observer, t: Observable): boolean {
+    if (!this.inView(o, t, false)) return false;
+    this.cacheAllowed = false;
     return this.lineOfSight(o, t);
   }
+
+  private cacheAllowed = false;
 
   /** k-of-n rays to the centre and the silhouette; stops as soon as the outcome is settled. */
   private lineOfSight(o: Observer, t: Observable): boolean {
@@ -293,10 +599,18 @@ export class VisionSystem {
     return false;
   }
 
-  /** One sight ray from the eye to a sample point; it ends, clear, where it first meets the target's body. */
+  /**
+   * One sight ray from the eye to a sample point; it ends, clear, where it first meets the target's body.
+   * The pair's last blocker is tried first: if it still lies across the ray, no tree ray is needed.
+   */
   private rayClear(o: Observer, t: Observable, px: number, py: number): boolean {
     const end = t.body === null ? 1 : this.los.entryFraction(o.x, o.y, px, py, t.body);
+    if (this.cacheAllowed) {
+      const hint = o.blockers.get(t);
+      if (hint !== undefined && this.los.fixtureBlocks(hint, o.x, o.y, px, py, o.body, t.body, end)) return false;
+    }
     const clear = !this.los.blocked(o.x, o.y, px, py, o.body, t.body, end);
+    if (!clear && this.cacheAllowed) o.blockers.set(t, this.los.lastBlocker!);
     if (this.recording) this.rayLog!.push(o.x, o.y, o.x + (px - o.x) * end, o.y + (py - o.y) * end, clear);
     return clear;
   }

@@ -41,8 +41,19 @@ describe("the Box2D seed's diagram", () => {
     expect(vision.canSee("guard", "hidden")).toBe(false);
     expect(vision.seenBy("seen").has("guard")).toBe(true);
     expect(report.evaluated).toBe(1);
-    // "outside" fails the cone test before any ray; "seen" needs one ray, "hidden" all three of its samples.
-    expect(report.rays).toBe(4);
+    // "outside" fails the cone test before any ray; "seen" needs one ray; "hidden" needs one tree ray,
+    // after which the crate it hit answers its two silhouette samples (the blocker cache).
+    expect(report.rays).toBe(2);
+  });
+
+  it("without the blocker cache the hidden target costs a tree ray per sample", () => {
+    const world = emptyWorld();
+    crate(world, 6, 0, 0.5, 0.5);
+    const vision = new VisionSystem(world, { blockerCache: false });
+    vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 90 * DEG });
+    vision.addObservable("hidden", { position: { x: 9, y: 0 }, radius: 0.3 });
+    expect(vision.tick().rays).toBe(3);
+    expect(vision.canSee("guard", "hidden")).toBe(false);
   });
 
   it("a target beyond the range is not seen even in the open", () => {
@@ -330,7 +341,8 @@ describe("updates, removal and the reverse index", () => {
   it("the reverse index stays consistent with visibleTo through random moves and removals", () => {
     const world = emptyWorld();
     for (let i = 0; i < 12; i++) crate(world, (i % 4) * 6 - 9, Math.floor(i / 4) * 6 - 6, 0.5, 1.5);
-    const vision = new VisionSystem(world);
+    // No lose-sight margins here, so the scheduled answer must equal the exact one after every tick.
+    const vision = new VisionSystem(world, { loseRangeMargin: 0, loseAngleMargin: 0, raysPerTick: Infinity });
     let seed = 7;
     const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
     const ids: string[] = [];
@@ -455,6 +467,10 @@ describe("the ray log (debug drawing of the rays a tick cast)", () => {
     vision.check("guard", "hidden");
     expect(log.count).toBe(report.rays);
     vision.remove("hidden");
+    vision.tick(); // nothing the guard looks at changed: it is skipped, no ray
+    expect(log.count).toBe(0);
+    vision.moveObservable("seen", 4, 3.1);
+    body.setPosition(Vec2(4, 3.1));
     vision.tick();
     expect(log.count).toBe(1);
     expect(() => log.get(1)).toThrow(RangeError);
