@@ -1,5 +1,8 @@
 import { distanceSqToSegment } from "./segment.js";
 
+/** Relative tolerance of the angular test, so "touching counts" survives rounding on irrational edges. */
+const EDGE_SLACK = 1e-12;
+
 /**
  * A circular sector (a vision cone): apex, facing, half-angle and radius, with the trigonometry
  * precomputed so that testing many circles against one cone costs no `atan2`, `sin` or `cos`.
@@ -69,9 +72,11 @@ export class Sector {
     const vy = py - this.y;
     const along = vx * this.dirX + vy * this.dirY;
     const lenSq = vx * vx + vy * vy;
-    // along >= |v| cos(half), without a square root when the signs settle it.
-    if (this.cosHalf >= 0) return along >= 0 && along * along >= lenSq * this.cosHalf * this.cosHalf;
-    return along >= 0 || along * along <= lenSq * this.cosHalf * this.cosHalf;
+    // along >= |v| cos(half), without a square root when the signs settle it. The 1e-12 relative slack
+    // keeps points exactly on an edge inside (cos^2(45 deg) rounds up, which would push them out).
+    const edge = lenSq * this.cosHalf * this.cosHalf;
+    if (this.cosHalf >= 0) return along >= 0 && along * along >= edge * (1 - EDGE_SLACK);
+    return along >= 0 || along * along <= edge * (1 + EDGE_SLACK);
   }
 
   /**
