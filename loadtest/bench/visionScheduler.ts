@@ -19,71 +19,102 @@ const TICKS = 300;
 const BUDGETS = [96, 128, 192, 256, 512, Infinity];
 
 export async function visionSchedulerBench(): Promise<void> {
-  const level = buildBenchLevel({ seed: 4242, walls: 1000, guards: 1024, players: 64, size: 200 });
-  const G = level.guards.length;
-  const P = level.players.length;
-  const oracle = makeVision(level, { raysPerTick: Infinity, loseRangeMargin: 0, loseAngleMargin: 0, blockerCache: false });
-  const runs = BUDGETS.map((raysPerTick) => ({
-    raysPerTick,
-    vision: makeVision(level, { raysPerTick }),
-    ms: [] as number[],
-    rays: [] as number[],
-    cacheHits: 0,
-    stillBlocked: 0,
-    maxStaleness: 0,
-    latency: new Latency(G * P),
-  }));
-  const naive = new NaivePass(level, RANGE, FOV / 2);
-  const naiveMs: number[] = [];
-  const naiveRays: number[] = [];
-  const truth = new Uint8Array(G * P);
-  const seen = new Uint8Array(G * P);
+  // Each variant replays the same seeded trajectory on a fresh copy of the level, alone, so no variant
+  // runs with caches warmed or polluted by another; the oracle's truth is recorded once, untimed.
+  const truth = recordTruth();
+  const G = 1024;
+  const P = 64;
 
-  for (let tick = 0; tick < TICKS; tick++) {
-    stepBenchLevel(level);
-    let start = performance.now();
-    naiveRays.push(naive.run());
-    naiveMs.push(performance.now() - start);
-
-    pushPoses(level, oracle);
-    oracle.tick();
-    fill(level, oracle, truth);
-
-    for (const run of runs) {
-      start = performance.now();
-      pushPoses(level, run.vision);
-      const report = run.vision.tick();
-      run.ms.push(performance.now() - start);
-      run.rays.push(report.rays);
-      run.cacheHits += report.blockerCacheHits;
-      run.stillBlocked += report.stillBlocked;
-      run.maxStaleness = Math.max(run.maxStaleness, report.staleness.max);
-      fill(level, run.vision, seen);
-      run.latency.observe(tick, truth, seen);
-    }
-  }
-
-  const naiveMedian = percentile([...naiveMs], 0.5);
+  const naiveRun = replay((level) => {
+    const naive = new NaivePass(level, RANGE, FOV / 2);
+    return () => ({ rays: naive.run() });
+  });
+  const naiveMedian = percentile([...naiveRun.ms], 0.5);
   console.log(JSON.stringify({
     bench: "vision-scheduler", variant: "naive", guards: G, players: P, walls: 1000, rangeM: RANGE, ticks: TICKS,
-    msPerTick: { median: round(naiveMedian), p99: round(percentile(naiveMs, 0.99)) },
-    raysPerTick: percentile(naiveRays, 0.5),
+    msPerTick: { median: round(naiveMedian), p99: round(percentile(naiveRun.ms, 0.99)) },
+    raysPerTick: percentile(naiveRun.rays, 0.5),
   }));
-  for (const run of runs) {
+
+  for (const raysPerTick of BUDGETS) {
+    const latency = new Latency(G * P);
+    const seen = new Uint8Array(G * P);
+    let cacheHits = 0;
+    let stillBlocked = 0;
+    let maxStaleness = 0;
+    let bound = 0;
+    const run = replay((level) => {
+      const vision = makeVision(level, { raysPerTick });
+      return (tick) => {
+        pushPoses(level, vision);
+        const report = vision.tick();
+        return {
+          rays: report.rays,
+          after: () => {
+            cacheHits += report.blockerCacheHits;
+            stillBlocked += report.stillBlocked;
+            maxStaleness = Math.max(maxStaleness, report.staleness.max);
+            bound = vision.stalenessBound();
+            fill(level, vision, seen);
+            latency.observe(tick, truth[tick]!, seen);
+          },
+        };
+      };
+    });
     const median = percentile([...run.ms], 0.5);
-    const lat = run.latency.summary();
     console.log(JSON.stringify({
-      bench: "vision-scheduler", variant: "scheduled", budget: run.raysPerTick === Infinity ? "Infinity" : run.raysPerTick,
+      bench: "vision-scheduler", variant: "scheduled", budget: raysPerTick === Infinity ? "Infinity" : raysPerTick,
       guards: G, players: P, walls: 1000, rangeM: RANGE, ticks: TICKS,
       msPerTick: { median: round(median), p99: round(percentile(run.ms, 0.99)) },
       raysPerTick: { median: percentile([...run.rays], 0.5), max: Math.max(...run.rays) },
       naiveOverOurs: round(naiveMedian / median),
-      detectionLatencyTicks: lat,
-      maxBacklogStaleness: run.maxStaleness,
-      stalenessBound: run.vision.stalenessBound(),
-      blockerCache: { settled: run.cacheHits, stillBlocked: run.stillBlocked, rate: round(run.cacheHits / Math.max(1, run.stillBlocked)) },
+      detectionLatencyTicks: latency.summary(),
+      maxBacklogStaleness: maxStaleness,
+      stalenessBound: bound,
+      blockerCache: { settled: cacheHits, stillBlocked, rate: round(cacheHits / Math.max(1, stillBlocked)) },
     }));
   }
+}
+
+function freshLevel(): BenchLevel {
+  return buildBenchLevel({ seed: 4242, walls: 1000, guards: 1024, players: 64, size: 200 });
+}
+
+/** The exact answer per tick: a full, cache-free, hysteresis-free pass; one bitmap of pairs per tick. */
+function recordTruth(): Uint8Array[] {
+  const level = freshLevel();
+  const oracle = makeVision(level, { raysPerTick: Infinity, loseRangeMargin: 0, loseAngleMargin: 0, blockerCache: false });
+  const out: Uint8Array[] = [];
+  for (let tick = 0; tick < TICKS; tick++) {
+    stepBenchLevel(level);
+    pushPoses(level, oracle);
+    oracle.tick();
+    const t = new Uint8Array(level.guards.length * level.players.length);
+    fill(level, oracle, t);
+    out.push(t);
+  }
+  oracle.dispose();
+  return out;
+}
+
+/**
+ * Runs one variant over the seeded trajectory. `setup` builds it on a fresh level and returns the
+ * per-tick step (timed); a step may return `after`, untimed bookkeeping.
+ */
+function replay(setup: (level: BenchLevel) => (tick: number) => { rays: number; after?: () => void }) {
+  const level = freshLevel();
+  const step = setup(level);
+  const ms: number[] = [];
+  const rays: number[] = [];
+  for (let tick = 0; tick < TICKS; tick++) {
+    stepBenchLevel(level);
+    const start = performance.now();
+    const result = step(tick);
+    ms.push(performance.now() - start);
+    rays.push(result.rays);
+    result.after?.();
+  }
+  return { ms, rays };
 }
 
 function makeVision(level: BenchLevel, options: ConstructorParameters<typeof VisionSystem>[1]): VisionSystem {

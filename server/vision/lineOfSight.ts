@@ -1,4 +1,5 @@
 import type { Body, Fixture, World } from "planck";
+import { OccluderIndex } from "./occluderIndex.js";
 
 /** The parts of planck's broadphase tree node this module reads (planck 1.5, pinned exactly). */
 interface TreeNode {
@@ -21,7 +22,7 @@ interface ShapeInternals {
 
 /** Returns the root of the world's broadphase tree: the tree planck itself keeps every fixture in. */
 function broadphaseRoot(world: World): TreeNode | null {
-  // `m_broadPhase` is not in planck's typings; `test/vision/lineOfSight.test.ts` cross-checks this
+  // `m_broadPhase` is not in planck's typings; `test/vision/raycast.crosscheck.test.ts` cross-checks this
   // traversal against `World.rayCast` so an upgrade that moves it fails loudly.
   return (world as unknown as { m_broadPhase: { m_tree: { m_root: TreeNode | null } } }).m_broadPhase.m_tree.m_root;
 }
@@ -33,16 +34,19 @@ const MISS = -1;
  *
  * Why not `World.rayCast`: it reports hits closest-first through a callback, allocates several vectors
  * per fixture it touches, and runs the exact shape test before user filtering. Sight only needs to know
- * whether ANY blocker lies between eye and target, so this walks planck's own broadphase tree (no copy
- * of the level is kept), rejects sensors, excluded bodies and non-opaque categories before the exact
- * shape test, and stops at the first blocker. Shape tests follow Box2D's ray-cast rules exactly
+ * whether ANY blocker lies between eye and target, so this walks an {@link OccluderIndex} (static
+ * fixtures in a tree of their own, moving opaque ones in a short list, or planck's own broadphase tree
+ * when there are many of those), rejects sensors, excluded bodies and non-opaque categories before the
+ * exact shape test, and stops at the first blocker. Shape tests follow Box2D's ray-cast rules exactly
  * (a segment that starts inside a polygon or circle does not hit it; edges and chains are two-sided).
  *
  * Allocation-free after construction.
  */
 export class LineOfSight {
   /** Category bits that block sight; fixtures whose category does not intersect it are transparent. */
-  opaqueMask: number;
+  readonly opaqueMask: number;
+  /** Where the occluders are kept; `refresh()` it once per tick. */
+  readonly occluders: OccluderIndex;
   /** Segments tested since construction (one per `blocked` call): the tree rays. */
   segments = 0;
   /** Single-fixture tests since construction (one per `fixtureBlocks` call): the cheap cached checks. */
@@ -64,6 +68,21 @@ export class LineOfSight {
   constructor(world: World, opaqueMask: number) {
     this.world = world;
     this.opaqueMask = opaqueMask;
+    this.occluders = new OccluderIndex(world, opaqueMask);
+  }
+
+  /**
+   * Brings the occluder index up to date with changes planck does not announce (a static body moved,
+   * re-typed or deactivated; a filter or sensor flag changed; moving occluders moved). The engine calls
+   * it at the start of every tick; call it yourself before `blocked` if you change those between ticks.
+   */
+  refresh(): void {
+    this.occluders.refresh();
+  }
+
+  /** Stops listening to the world's fixture events. */
+  dispose(): void {
+    this.occluders.dispose();
   }
 
   /**
@@ -76,15 +95,34 @@ export class LineOfSight {
     ignoreA: Body | null, ignoreB: Body | null, maxFraction = 1,
   ): boolean {
     this.segments++;
-    const root = broadphaseRoot(this.world);
-    if (root === null || maxFraction <= 0) return false;
+    if (maxFraction <= 0) return false;
     this.x1 = x1;
     this.y1 = y1;
     const dx = (this.dx = x2 - x1);
     const dy = (this.dy = y2 - y1);
     this.invDx = dx === 0 ? 0 : 1 / dx;
     this.invDy = dy === 0 ? 0 : 1 / dy;
-    const mask = this.opaqueMask;
+    const occluders = this.occluders;
+    if (occluders.useWorldTree) return this.walk(broadphaseRoot(this.world), ignoreA, ignoreB, maxFraction);
+    if (this.walk((occluders.tree as unknown as { m_root: TreeNode | null }).m_root, ignoreA, ignoreB, maxFraction)) return true;
+    const moving = occluders.moving;
+    for (let i = 0; i < moving.length; i++) {
+      const entry = moving[i]!;
+      const fixture = entry.fixture;
+      if ((fixture as unknown as { m_proxyCount: number }).m_proxyCount === 0) continue;
+      if (!this.segmentTouchesBox(fixture.getAABB(entry.childIndex), dx, dy, maxFraction)) continue;
+      if (!this.blocks(fixture, entry.childIndex, ignoreA, ignoreB, maxFraction)) continue;
+      this.lastBlocker = fixture;
+      return true;
+    }
+    return false;
+  }
+
+  /** Any-hit walk of one tree (ours or the world's broadphase: their nodes have the same shape). */
+  private walk(root: TreeNode | null, ignoreA: Body | null, ignoreB: Body | null, maxFraction: number): boolean {
+    if (root === null) return false;
+    const dx = this.dx;
+    const dy = this.dy;
     const stack = this.stack;
     let top = 0;
     stack[top++] = root;
@@ -93,14 +131,8 @@ export class LineOfSight {
       if (!this.segmentTouchesBox(node.aabb, dx, dy, maxFraction)) continue;
       if (node.child1 === null) {
         const proxy = node.userData!;
-        const fixture = proxy.fixture;
-        if (fixture.isSensor()) continue;
-        if ((fixture.getFilterCategoryBits() & mask) === 0) continue;
-        const body = fixture.getBody();
-        if (body === ignoreA || body === ignoreB) continue;
-        const t = this.castFixture(fixture, proxy.childIndex, maxFraction);
-        if (t !== MISS && t < maxFraction) {
-          this.lastBlocker = fixture;
+        if (this.blocks(proxy.fixture, proxy.childIndex, ignoreA, ignoreB, maxFraction)) {
+          this.lastBlocker = proxy.fixture;
           return true;
         }
       } else {
@@ -109,6 +141,18 @@ export class LineOfSight {
       }
     }
     return false;
+  }
+
+  /** The sight filter, then the exact shape test, for one fixture child and the current segment. */
+  private blocks(fixture: Fixture, childIndex: number, ignoreA: Body | null, ignoreB: Body | null, maxFraction: number): boolean {
+    if (fixture.isSensor()) return false;
+    if ((fixture.getFilterCategoryBits() & this.opaqueMask) === 0) return false;
+    // A fixture of a deactivated or destroyed body has no broadphase proxy: it is not in the world.
+    if ((fixture as unknown as { m_proxyCount: number }).m_proxyCount === 0) return false;
+    const body = fixture.getBody();
+    if (body === ignoreA || body === ignoreB) return false;
+    const t = this.castFixture(fixture, childIndex, maxFraction);
+    return t !== MISS && t < maxFraction;
   }
 
   /**
@@ -147,6 +191,12 @@ export class LineOfSight {
     this.y1 = y1;
     this.dx = x2 - x1;
     this.dy = y2 - y1;
+    const only = body.getFixtureList();
+    if (only !== null && only.getNext() === null && !only.isSensor() && only.getType() !== "chain") {
+      // The common case, a character that is one circle or one box: no loop over fixtures or children.
+      const t = this.castFixture(only, 0, 1);
+      return t === MISS ? 1 : t;
+    }
     let best = 1;
     for (let f = body.getFixtureList(); f !== null; f = f.getNext()) {
       if (f.isSensor()) continue;

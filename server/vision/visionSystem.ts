@@ -87,6 +87,10 @@ export class VisionSystem {
   private readonly index = new ObservableIndex();
   private readonly los: LineOfSight;
   private readonly options: Required<VisionOptions>;
+  // Read for every candidate of every observer every tick: kept as plain fields.
+  private readonly loseRangeMargin: number;
+  private readonly loseAngleMargin: number;
+  private readonly hysteresis: boolean;
   private readonly queue = new PendingQueue();
   /** Occluder changes reported since the last tick, as flat (minX, minY, maxX, maxY) boxes. */
   private dirtyAreas: number[] = [];
@@ -146,8 +150,18 @@ export class VisionSystem {
    */
   constructor(world: World, options: VisionOptions = {}) {
     this.options = checkOptions(options);
+    this.loseRangeMargin = this.options.loseRangeMargin;
+    this.loseAngleMargin = this.options.loseAngleMargin;
+    this.hysteresis = this.loseRangeMargin > 0 || this.loseAngleMargin > 0;
     this.los = new LineOfSight(world, this.options.opaqueMask);
+    // Occluders that appear, vanish, move or change filter make the observers looking there pending.
+    this.los.occluders.onAreaChanged((minX, minY, maxX, maxY) => this.dirtyAreas.push(minX, minY, maxX, maxY));
     this.rayLog = this.options.recordRays === true ? new RayLog() : null;
+  }
+
+  /** Detaches from the world (the engine listens to its fixture events). The system must not be used after. */
+  dispose(): void {
+    this.los.dispose();
   }
 
   /** Category bits that block sight (see {@link VisionOptions.opaqueMask}). */
@@ -261,9 +275,11 @@ export class VisionSystem {
   }
 
   /**
-   * Tells the engine that occluders changed inside a box (a door opened, a crate was pushed), meters.
-   * Every observer whose reach overlaps it gets pending work at the next `tick()`. Infinite bounds are
-   * allowed (`-Infinity, -Infinity, Infinity, Infinity` = everywhere); NaN throws a RangeError.
+   * Tells the engine that sight changed inside a box, meters: every observer whose reach overlaps it gets
+   * pending work at the next `tick()`. Fixtures created, destroyed, moved, re-typed, (de)activated or
+   * re-filtered are noticed by themselves; call this for what the engine cannot see (a shape edited in
+   * place, or a rule of your own). Infinite bounds are allowed (`-Infinity, -Infinity, Infinity, Infinity`
+   * = everywhere); NaN throws a RangeError.
    */
   invalidateArea(minX: number, minY: number, maxX: number, maxY: number): void {
     if ([minX, minY, maxX, maxY].some((v) => typeof v !== "number" || Number.isNaN(v)) || minX > maxX || minY > maxY) {
@@ -338,6 +354,7 @@ export class VisionSystem {
    */
   tick(): VisionTickReport {
     const now = ++this.tickCount;
+    this.los.refresh();
     const started = this.options.timeBudgetUs === Infinity ? 0 : performance.now();
     const raysBefore = this.los.segments;
     this.pairsThisTick = 0;
@@ -493,7 +510,7 @@ export class VisionSystem {
   /** How far candidate queries look: the widest sense, widened by the lose margin for seen targets. */
   private queryReach(o: Observer): number {
     const reach = o.reach;
-    return o.visible.size > 0 ? reach * (1 + this.options.loseRangeMargin) : reach;
+    return o.visible.size > 0 ? reach * (1 + this.loseRangeMargin) : reach;
   }
 
   private dropAllSightings(o: Observer): void {
@@ -544,10 +561,10 @@ export class VisionSystem {
    */
   private inView(o: Observer, t: Observable, wasVisible: boolean): boolean {
     const r = t.radius;
-    const keep = wasVisible && (this.options.loseRangeMargin > 0 || this.options.loseAngleMargin > 0);
-    const sector: Sector = keep ? o.lose(this.options.loseRangeMargin, this.options.loseAngleMargin) : o.sector;
+    const keep = wasVisible && this.hysteresis;
+    const sector: Sector = keep ? o.lose(this.loseRangeMargin, this.loseAngleMargin) : o.sector;
     if (sector.intersectsCircle(t.x, t.y, r)) return true;
-    const p = keep ? o.proximityRadius * (1 + this.options.loseRangeMargin) : o.proximityRadius;
+    const p = keep ? o.proximityRadius * (1 + this.loseRangeMargin) : o.proximityRadius;
     if (p <= 0) return false;
     const dx = t.x - o.x;
     const dy = t.y - o.y;

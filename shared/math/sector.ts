@@ -24,8 +24,9 @@ export class Sector {
   /** Unit facing vector. */
   dirX = 1;
   dirY = 0;
-  /** cos(halfAngle). */
+  /** cos(halfAngle) and sin(halfAngle). */
   cosHalf = -1;
+  sinHalf = 0;
   /** Unit vectors along the two straight edges (facing rotated by +halfAngle and -halfAngle). */
   leftX = -1;
   leftY = 0;
@@ -39,16 +40,20 @@ export class Sector {
     this.x = x;
     this.y = y;
     const half = fullAngle >= 2 * Math.PI ? Math.PI : fullAngle * 0.5;
-    if (facing !== this.facing || half !== this.halfAngle) {
-      this.facing = facing;
+    if (half !== this.halfAngle) {
       this.halfAngle = half;
+      this.cosHalf = Math.cos(half);
+      this.sinHalf = Math.sin(half);
+      this.facing = NaN; // force the edges to be recomputed below
+    }
+    if (facing !== this.facing) {
+      this.facing = facing;
       const c = Math.cos(facing);
       const s = Math.sin(facing);
-      const ch = Math.cos(half);
-      const sh = Math.sin(half);
+      const ch = this.cosHalf;
+      const sh = this.sinHalf;
       this.dirX = c;
       this.dirY = s;
-      this.cosHalf = ch;
       this.leftX = c * ch - s * sh;
       this.leftY = s * ch + c * sh;
       this.rightX = c * ch + s * sh;

@@ -5,8 +5,12 @@ import { LineOfSight } from "../../server/vision/lineOfSight.js";
 
 const OPAQUE = 0x0001 | 0x0004;
 
-/** A random level with every shape kind planck has, on rotated bodies, some sensors, some transparent. */
-function randomLevel(seed: number): { world: World; bodies: Body[] } {
+/**
+ * A random level with every shape kind planck has, on rotated bodies, some sensors, some transparent.
+ * `moving` bodies are dynamic (they go to the engine's moving-occluder list, or past its limit make rays
+ * walk planck's broadphase); the rest are static (the engine's own occluder tree).
+ */
+function randomLevel(seed: number, moving = 10): { world: World; bodies: Body[] } {
   let a = seed >>> 0;
   const rnd = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -17,7 +21,7 @@ function randomLevel(seed: number): { world: World; bodies: Body[] } {
   const world = new World({ gravity: Vec2(0, 0) });
   const bodies: Body[] = [];
   for (let i = 0; i < 120; i++) {
-    const body = world.createBody({ position: Vec2(rnd() * 40 - 20, rnd() * 40 - 20), angle: rnd() * 7 });
+    const body = world.createBody({ type: i < moving ? "dynamic" : "static", position: Vec2(rnd() * 40 - 20, rnd() * 40 - 20), angle: rnd() * 7 });
     bodies.push(body);
     const fixtures = 1 + Math.floor(rnd() * 2);
     for (let f = 0; f < fixtures; f++) {
@@ -81,6 +85,15 @@ describe("LineOfSight walks planck's tree and agrees with planck's own ray cast"
       }
     }), { numRuns: 60 });
     expect(compared).toBeGreaterThan(2500);
+    // Past the moving-occluder limit rays walk planck's broadphase: same answers.
+    const { world, bodies } = randomLevel(99, 100);
+    const los = new LineOfSight(world, OPAQUE);
+    expect(los.occluders.useWorldTree).toBe(true);
+    for (let i = 0; i < 400; i++) {
+      const x1 = Math.sin(i) * 25, y1 = Math.cos(i * 1.3) * 25, x2 = Math.sin(i * 2.1) * 25, y2 = Math.cos(i * 0.7) * 25;
+      const ref = referenceBlocked(world, x1, y1, x2, y2, bodies[i % 40]!, null, 1);
+      if (!ref.nearTie) expect(los.blocked(x1, y1, x2, y2, bodies[i % 40]!, null, 1)).toBe(ref.blocked);
+    }
     // Both outcomes well represented, so agreement means something.
     expect(blockedCount / compared).toBeGreaterThan(0.2);
     expect(blockedCount / compared).toBeLessThan(0.9);
