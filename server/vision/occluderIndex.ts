@@ -12,7 +12,8 @@ interface StaticRecord {
   x: number;
   y: number;
   angle: number;
-  proxies: { proxy: OccluderProxy; id: number }[];
+  /** Tree entries, with the filter they had when last looked at (planck does not announce filter changes). */
+  proxies: { proxy: OccluderProxy; id: number; category: number; sensor: boolean }[];
 }
 
 /** Non-static fixture children that currently block sight, tested per ray behind an AABB check. */
@@ -98,7 +99,20 @@ export class OccluderIndex {
       if (body.isStatic() && body.isActive()) {
         const p = body.getPosition();
         const angle = body.getAngle();
-        if (p.x === rec.x && p.y === rec.y && angle === rec.angle) continue;
+        if (p.x === rec.x && p.y === rec.y && angle === rec.angle) {
+          // In place: a changed filter or sensor flag (a door turned to glass) changes sight there.
+          for (const entry of rec.proxies) {
+            const f = entry.proxy.fixture;
+            const category = f.getFilterCategoryBits();
+            const sensor = f.isSensor();
+            if (category !== entry.category || sensor !== entry.sensor) {
+              entry.category = category;
+              entry.sensor = sensor;
+              this.announce(this.tree.getFatAABB(entry.id));
+            }
+          }
+          continue;
+        }
       }
       // Moved, re-typed or deactivated: take its fixtures out and put them back where they now belong.
       const fixtures = rec.proxies.map((e) => e.proxy.fixture).filter((f, i, all) => all.indexOf(f) === i);
@@ -153,7 +167,7 @@ export class OccluderIndex {
     for (let c = 0; c < shape.getChildCount(); c++) {
       shape.computeAABB(this.box, xf, c);
       const proxy = { fixture, childIndex: c };
-      rec.proxies.push({ proxy, id: this.tree.createProxy(this.box, proxy) });
+      rec.proxies.push({ proxy, id: this.tree.createProxy(this.box, proxy), category: fixture.getFilterCategoryBits(), sensor: fixture.isSensor() });
       this.staticOwner.set(fixture, body);
       if (announce) this.announce(this.box);
     }

@@ -373,7 +373,7 @@ export class VisionSystem {
       const outcome = this.scan(o, now);
       if (outcome === SCAN_FRESH) skipped++;
       else if (outcome === SCAN_SETTLED) evaluated++;
-      else queue.push(o.slot, o.priority * (this.scanUnseen > 0 ? URGENCY_ACQUIRE : URGENCY_TRACK) + this.options.agingRate * (now - o.freshAt), o.freshAt);
+      else if (outcome === SCAN_PENDING) queue.push(o.slot, o.priority * (this.scanUnseen > 0 ? URGENCY_ACQUIRE : URGENCY_TRACK) + this.options.agingRate * (now - o.freshAt), o.freshAt);
     }
     this.dirtyAreas.length = 0;
 
