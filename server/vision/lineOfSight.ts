@@ -165,11 +165,23 @@ export class LineOfSight {
     fixture: Fixture, x1: number, y1: number, x2: number, y2: number,
     ignoreA: Body | null, ignoreB: Body | null, maxFraction = 1,
   ): boolean {
-    this.fixtureTests++;
+    return this.canBlock(fixture, ignoreA, ignoreB) && this.fixtureCrosses(fixture, x1, y1, x2, y2, maxFraction);
+  }
+
+  /**
+   * Whether `fixture` may block sight at all right now: still in the world, not a sensor, in an opaque
+   * category, and not one of the ignored bodies. The filter half of `fixtureBlocks`.
+   */
+  canBlock(fixture: Fixture, ignoreA: Body | null, ignoreB: Body | null): boolean {
     if ((fixture as unknown as { m_proxyCount: number }).m_proxyCount === 0) return false;
     const body = fixture.getBody();
     if (body === null || body === ignoreA || body === ignoreB) return false;
-    if (fixture.isSensor() || (fixture.getFilterCategoryBits() & this.opaqueMask) === 0) return false;
+    return !fixture.isSensor() && (fixture.getFilterCategoryBits() & this.opaqueMask) !== 0;
+  }
+
+  /** The geometric half of `fixtureBlocks`: does the segment cross the fixture before `maxFraction`? */
+  fixtureCrosses(fixture: Fixture, x1: number, y1: number, x2: number, y2: number, maxFraction = 1): boolean {
+    this.fixtureTests++;
     this.x1 = x1;
     this.y1 = y1;
     this.dx = x2 - x1;

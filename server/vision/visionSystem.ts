@@ -133,7 +133,8 @@ export class VisionSystem {
   private readonly visitScan = (t: Observable): void => {
     const o = this.current!;
     if (t.id === o.id) return;
-    const wasVisible = o.visible.has(t.id);
+    // Most observers see nobody: they skip the set lookup, and the widened cone only matters for targets seen.
+    const wasVisible = o.visible.size > 0 && o.visible.has(t.id);
     const inView = this.inView(o, t, wasVisible);
     // Only a candidate that is (or was) in view can change what this observer sees.
     if ((inView || wasVisible) && t.changedAt > o.freshAt) this.scanChanged = true;
@@ -454,9 +455,10 @@ export class VisionSystem {
     const list = o.candidates;
     let kept = 0;
     let unseen = 0;
+    const seesSomeone = o.visible.size > 0;
     for (let i = 0; i < o.candidateCount; i++) {
       const t = list[i]!;
-      if (!o.visible.has(t.id)) {
+      if (!seesSomeone || !o.visible.has(t.id)) {
         const hint = o.blockers.get(t);
         if (hint !== undefined) {
           this.stillBlockedThisTick++;
@@ -475,6 +477,7 @@ export class VisionSystem {
 
   /** True when `fixture` alone blocks more than `samples - required` of the pair's sample rays. */
   private hiddenBy(o: Observer, t: Observable, fixture: Fixture): boolean {
+    if (!this.los.canBlock(fixture, o.body, t.body)) return false;
     const n = t.samples;
     const allowedClear = t.required - 1;
     const s = this.silhouette;
@@ -491,9 +494,10 @@ export class VisionSystem {
     return true;
   }
 
+  /** One sample ray against one fixture already known to be able to block (`LineOfSight.canBlock`). */
   private fixtureBlocksRay(o: Observer, t: Observable, fixture: Fixture, px: number, py: number): boolean {
     const end = t.body === null ? 1 : this.los.entryFraction(o.x, o.y, px, py, t.body);
-    return this.los.fixtureBlocks(fixture, o.x, o.y, px, py, o.body, t.body, end);
+    return this.los.fixtureCrosses(fixture, o.x, o.y, px, py, end);
   }
 
   /** Whether an occluder change reported since the last tick overlaps the observer's reach. */
@@ -519,16 +523,30 @@ export class VisionSystem {
     o.visible.clear();
   }
 
-  /** Ticks since fresh, over the observers still queued: p50, p99, max. */
+  /** Ticks since fresh, over the observers still queued: p50, p99, max (nearest rank). */
   private backlogStaleness(now: number): { p50: number; p99: number; max: number } {
     const q = this.queue;
     if (q.size === 0) return { p50: 0, p99: 0, max: 0 };
-    const ages = this.backlog;
-    ages.length = 0;
-    for (let i = 0; i < q.size; i++) ages.push(now - this.observerList[q.slotAt(i)]!.freshAt);
-    ages.sort((a, b) => a - b);
-    const at = (p: number) => ages[Math.min(ages.length - 1, Math.floor(p * ages.length))]!;
-    return { p50: at(0.5), p99: at(0.99), max: ages[ages.length - 1]! };
+    // Ages are small integers: a counting pass instead of a sort.
+    const counts = this.backlog;
+    counts.length = 0;
+    let max = 0;
+    for (let i = 0; i < q.size; i++) {
+      const age = now - this.observerList[q.slotAt(i)]!.freshAt;
+      while (counts.length <= age) counts.push(0);
+      counts[age]!++;
+      if (age > max) max = age;
+    }
+    const rank = (p: number) => {
+      const target = Math.max(1, Math.ceil(p * q.size));
+      let seen = 0;
+      for (let age = 0; age < counts.length; age++) {
+        seen += counts[age]!;
+        if (seen >= target) return age;
+      }
+      return max;
+    };
+    return { p50: rank(0.5), p99: rank(0.99), max };
   }
 
   /**
