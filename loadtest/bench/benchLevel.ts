@@ -71,6 +71,8 @@ function insideAnyWall(world: World, x: number, y: number, margin: number): bool
  * Moves every agent one tick (guards 1.5 m/s, players 3 m/s at 20 Hz; they wander, turn, sweep their gaze and bounce off
  * the level's border; walls are not collided with, only looked through or not) and syncs their bodies.
  */
+const moveTo = Vec2(0, 0);
+
 export function stepBenchLevel(level: BenchLevel): void {
   const { random, size } = level;
   const move = (a: BenchAgent) => {
@@ -87,7 +89,10 @@ export function stepBenchLevel(level: BenchLevel): void {
     // Everyone's gaze sweeps +-30 degrees around the heading, a full sweep every ~3 s at 20 Hz.
     a.gaze += 0.1;
     a.facing = Math.atan2(a.vy, a.vx) + 0.5 * Math.sin(a.gaze);
-    a.body.setTransform(Vec2(a.x, a.y), 0);
+    // planck copies the position: one reused vector keeps the harness from feeding the GC mid-measurement.
+    moveTo.x = a.x;
+    moveTo.y = a.y;
+    a.body.setTransform(moveTo, 0);
   };
   for (const g of level.guards) move(g);
   for (const p of level.players) move(p);

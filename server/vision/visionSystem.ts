@@ -36,7 +36,7 @@ const URGENCY_TRACK = 1;
 export const DEFAULT_VISION_OPTIONS = Object.freeze({
   opaqueMask: 0xffff,
   recordRays: false,
-  raysPerTick: 512,
+  raysPerTick: 256,
   agingRate: 0.25,
   timeBudgetUs: Infinity,
   loseRangeMargin: 0.1,
