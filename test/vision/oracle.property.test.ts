@@ -1,5 +1,6 @@
 import { Box, Circle, Vec2, World } from "planck";
 import { describe, expect, it } from "vitest";
+import { seededRandom as rng } from "../../loadtest/bench/seededRandom.js";
 import { VisionSystem } from "../../server/vision/index.js";
 
 /**
@@ -18,15 +19,6 @@ interface Wall { corners: Pt[] }
 interface Eye { x: number; y: number; facing: number; fov: number; range: number; proximity: number }
 interface Target { x: number; y: number; r: number; samples: number; required: number; body: boolean }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function wrap(a: number): number {
   let x = a % (2 * Math.PI);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { Body, Box, Chain, Circle, Edge, Polygon, Vec2, World, type Fixture } from "planck";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../loadtest/bench/seededRandom.js";
 import { LineOfSight } from "../../server/vision/lineOfSight.js";
 
 const OPAQUE = 0x0001 | 0x0004;
@@ -11,13 +12,7 @@ const OPAQUE = 0x0001 | 0x0004;
  * walk planck's broadphase); the rest are static (the engine's own occluder tree).
  */
 function randomLevel(seed: number, moving = 10): { world: World; bodies: Body[] } {
-  let a = seed >>> 0;
-  const rnd = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rnd = seededRandom(seed);
   const world = new World({ gravity: Vec2(0, 0) });
   const bodies: Body[] = [];
   for (let i = 0; i < 120; i++) {

@@ -1,5 +1,6 @@
 import { Body, Box, Vec2, World } from "planck";
 import { describe, expect, it } from "vitest";
+import { seededRandom as rng } from "../../loadtest/bench/seededRandom.js";
 import { VisionSystem } from "../../server/vision/index.js";
 
 const DEG = Math.PI / 180;
@@ -14,16 +15,6 @@ function wall(world: World, x: number, y: number, hw: number, hh: number, catego
   return body;
 }
 
-/** Seeded generator so every run is the same scene. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("the deferred scheduler spends a ray budget in priority order", () => {
   it("a guard with a target in its cone is served before an idle-looking one, and priority breaks ties", () => {
