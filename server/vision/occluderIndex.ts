@@ -55,7 +55,7 @@ export class OccluderIndex {
   useWorldTree = false;
 
   private readonly world: World;
-  private opaqueMask: number;
+  private readonly opaqueMask: number;
   private readonly statics = new Map<Body, StaticRecord>();
   /** Which static body each tree-held fixture belongs to (a removed fixture has lost its body already). */
   private readonly staticOwner = new Map<Fixture, Body>();
@@ -128,11 +128,6 @@ export class OccluderIndex {
       }
     }
     this.rebuildMovingList(true);
-  }
-
-  /** Category bits that block sight. */
-  setOpaqueMask(mask: number): void {
-    this.opaqueMask = mask;
   }
 
   private addFixture(fixture: Fixture, announce: boolean): void {

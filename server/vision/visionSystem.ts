@@ -109,23 +109,8 @@ export class VisionSystem {
   private pairsThisTick = 0;
   private cacheHitsThisTick = 0;
   private stillBlockedThisTick = 0;
-  /** Tree rays cast for the pair being evaluated (to tell cache-settled pairs). */
-  private pairTreeRays = 0;
-  /** Rays for one in-view candidate during an evaluation; records the sighting and the cache statistics. */
-  private rayTest(o: Observer, t: Observable, stamp: number): void {
-    this.pairsThisTick++;
-    const wasVisible = o.visible.has(t.id);
-    this.cacheAllowed = this.options.blockerCache;
-    if (this.lineOfSight(o, t)) {
-      t.seenStamp = stamp;
-      if (!wasVisible) {
-        o.visible.add(t.id);
-        t.seenBy.add(o.id);
-      }
-      if (this.cacheAllowed) o.blockers.delete(t);
-    }
-  }
-
+  /** Whether the sight ray being cast may consult the pair's cached blocker (never for `check`). */
+  private cacheAllowed = false;
   // Scan state for the observer being scanned (phase 1 of a tick).
   private scanChanged = false;
   private scanInView = 0;
@@ -311,8 +296,9 @@ export class VisionSystem {
   }
 
   /**
-   * Exact answer for the current poses: no scheduler, no cache, nothing remembered. Casts rays.
-   * False for unknown ids and for an entity asking about itself.
+   * Exact answer for the current poses: no scheduler, no cache, no hysteresis, nothing remembered. Casts
+   * rays. False for unknown ids and for an entity asking about itself. Fixtures created or destroyed count
+   * at once; a moving body whose filter, sensor flag or type changed counts from the next `tick()`.
    */
   check(observerId: string, observableId: string): boolean {
     const o = this.observers.get(observerId);
@@ -573,6 +559,21 @@ export class VisionSystem {
     }
   }
 
+  /** Rays for one in-view candidate during an evaluation; records the sighting. */
+  private rayTest(o: Observer, t: Observable, stamp: number): void {
+    this.pairsThisTick++;
+    const wasVisible = o.visible.has(t.id);
+    this.cacheAllowed = this.options.blockerCache;
+    if (this.lineOfSight(o, t)) {
+      t.seenStamp = stamp;
+      if (!wasVisible) {
+        o.visible.add(t.id);
+        t.seenBy.add(o.id);
+      }
+      if (this.cacheAllowed) o.blockers.delete(t);
+    }
+  }
+
   /**
    * The geometric half of the sight rule: range and cone, or the proximity sense. A target the observer
    * already sees is judged against the cone widened by the lose margins (hysteresis).
@@ -599,8 +600,6 @@ export class VisionSystem {
     this.cacheAllowed = false;
     return this.lineOfSight(o, t);
   }
-
-  private cacheAllowed = false;
 
   /** k-of-n rays to the centre and the silhouette; stops as soon as the outcome is settled. */
   private lineOfSight(o: Observer, t: Observable): boolean {
