@@ -8,7 +8,7 @@
  * pair becomes truly visible to the first tick `canSee` says so (0 = the same tick), p50/p99/max, plus
  * the glimpses never detected before they ended.
  */
-import { VisionSystem } from "../../server/vision/index.js";
+import { AwarenessModel, VisionSystem } from "../../server/vision/index.js";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
 import { NaivePass } from "./naivePass.js";
 import { percentile } from "./percentile.js";
@@ -74,6 +74,44 @@ export async function visionSchedulerBench(): Promise<void> {
       blockerCache: { settled: cacheHits, stillBlocked, rate: round(cacheHits / Math.max(1, stillBlocked)) },
     }));
   }
+  awarenessOverhead();
+}
+
+/**
+ * Awareness on top of the scheduled engine at the default budget: the same replay, timing vision (poses in,
+ * tick) and awareness (sightings out, one model step) separately every tick.
+ */
+function awarenessOverhead(): void {
+  const level = freshLevel();
+  const vision = makeVision(level, {});
+  const awareness = new AwarenessModel();
+  const visionMs: number[] = [];
+  const awarenessMs: number[] = [];
+  let sightings = 0;
+  let events = 0;
+  for (let tick = 0; tick < TICKS; tick++) {
+    stepBenchLevel(level);
+    const t0 = performance.now();
+    pushPoses(level, vision);
+    vision.tick();
+    const t1 = performance.now();
+    const seen = vision.sightings();
+    events += awareness.step(tick, 1 / 20, seen).length;
+    const t2 = performance.now();
+    visionMs.push(t1 - t0);
+    awarenessMs.push(t2 - t1);
+    sightings += seen.length;
+  }
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  console.log(JSON.stringify({
+    bench: "vision-scheduler", variant: "awareness", budget: 256, guards: 1024, players: 64, ticks: TICKS,
+    visionMsPerTick: { median: round(percentile([...visionMs], 0.5)) },
+    awarenessMsPerTick: { median: round(percentile([...awarenessMs], 0.5)), p99: round(percentile([...awarenessMs], 0.99)) },
+    sightingsPerTick: round(sightings / TICKS),
+    eventsPerTick: round(events / TICKS),
+    // Total awareness time over total vision time: what awareness adds to a scheduled vision tick.
+    addedToVision: round(sum(awarenessMs) / sum(visionMs)),
+  }));
 }
 
 function freshLevel(): BenchLevel {

@@ -10,6 +10,8 @@ import {
   checkId, checkObservableFields, checkObserverComplete, checkObserverFields,
 } from "./specValidation.js";
 import type { ObservableSpec, ObserverSpec, VisionOptions, VisionTickReport } from "./types.js";
+import type { Sighting } from "./awareness.js";
+import { wrapAngle } from "../../shared/math/angle.js";
 import type { Sector } from "../../shared/math/sector.js";
 
 /** Silhouette samples sit this fraction of the radius inside the body, so a ray grazing the rim counts. */
@@ -97,6 +99,8 @@ export class VisionSystem {
   /** Most tree rays any single evaluation has cost so far (the C of the staleness bound). */
   private maxEvaluationRays = 1;
   private readonly backlog: number[] = [];
+  private readonly sightingPool: Sighting[] = [];
+  private readonly sightingList: Sighting[] = [];
   private tickCount = 0;
   /** The rays cast by the last `tick()`, when `recordRays` is on; otherwise null. */
   readonly rayLog: RayLog | null;
@@ -320,6 +324,45 @@ export class VisionSystem {
   /** Ids of observers that saw this observable at their last evaluation. A live set, like `visibleTo`. */
   seenBy(observableId: string): ReadonlySet<string> {
     return this.observables.get(observableId)?.seenBy ?? EMPTY;
+  }
+
+  /**
+   * Every (observer, target) pair in the last results as an awareness {@link Sighting}: distance (meters,
+   * eye to centre), off-axis angle and half cone (radians), range, and `proximity` when the target is
+   * outside the cone and seen through the proximity sense alone. `visibility` is left at 1 for the caller
+   * to set (crouching, shadow). The array and its objects are reused: valid until the next call.
+   */
+  sightings(): readonly Sighting[] {
+    const list = this.sightingList;
+    const pool = this.sightingPool;
+    let n = 0;
+    for (const o of this.observerList) {
+      if (o.visible.size === 0) continue;
+      const cone = this.hysteresis ? o.lose(this.loseRangeMargin, this.loseAngleMargin) : o.sector;
+      for (const id of o.visible) {
+        const t = this.observables.get(id)!;
+        let s = pool[n];
+        if (s === undefined) {
+          s = { observerId: "", targetId: "", distance: 0, offAxis: 0, halfFov: 0, range: 0, proximity: false, visibility: 1, position: { x: 0, y: 0 } };
+          pool.push(s);
+        }
+        const dx = t.x - o.x;
+        const dy = t.y - o.y;
+        s.observerId = o.id;
+        s.targetId = t.id;
+        s.distance = Math.sqrt(dx * dx + dy * dy);
+        s.offAxis = s.distance === 0 ? 0 : Math.abs(wrapAngle(Math.atan2(dy, dx) - o.facing));
+        s.halfFov = o.sector.halfAngle;
+        s.range = o.range;
+        s.proximity = !cone.intersectsCircle(t.x, t.y, t.radius);
+        s.visibility = 1;
+        s.position.x = t.x;
+        s.position.y = t.y;
+        list[n++] = s;
+      }
+    }
+    list.length = n;
+    return list;
   }
 
   /** Number of observers and observables registered. */

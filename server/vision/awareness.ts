@@ -1,0 +1,486 @@
+/**
+ * Awareness meters and detection events: turns the vision engine's sightings into what stealth players
+ * experience, a meter that fills, a "?" and then a "!", a search at the last known position.
+ *
+ * Plain data and callbacks: no Colyseus, no planck. Deterministic: the same sequence of `step` calls
+ * produces the same levels, states and events (sightings are processed in the order given; pairs and
+ * observers in the order they first appeared).
+ */
+
+/** One (observer, target) pair seen during a step. Distances in meters, angles in radians. */
+export interface Sighting {
+  observerId: string;
+  targetId: string;
+  /** Eye to target centre, meters. */
+  distance: number;
+  /** Angle between the observer's facing and the direction to the target; 0 = dead centre. */
+  offAxis: number;
+  /** The observer's half cone angle (PI for all around). */
+  halfFov: number;
+  /** The observer's range, meters (Infinity allowed). */
+  range: number;
+  /** Seen only through the proximity sense (the "sixth sense"), not the cone. */
+  proximity?: boolean;
+  /** How exposed the target is, in [0, 1]: 1 = in plain view; crouching or shadow lower it. Default 1. */
+  visibility?: number;
+  /** Where the target was seen, meters. */
+  position: { x: number; y: number };
+}
+
+export type ObserverState = "idle" | "suspicious" | "alerted" | "searching";
+export type DetectionEventType = "noticed" | "suspicious" | "spotted" | "lost" | "cleared";
+
+/** What a detection event says; `seq` increases by one per event in this model. */
+export interface DetectionEvent {
+  seq: number;
+  tick: number;
+  type: DetectionEventType;
+  observerId: string;
+  targetId: string;
+  /** The target's last known position, meters. */
+  position: { x: number; y: number };
+}
+
+/** Rates, thresholds and windows of the model; every field optional, defaults in `DEFAULT_AWARENESS_OPTIONS`. */
+export interface AwarenessOptions {
+  /** Fill per second at `referenceDistance`, dead centre, idle observer, fully visible target. */
+  fillRate?: number;
+  /** Meters at which the fill rate equals `fillRate`. */
+  referenceDistance?: number;
+  /** Fill scales with (referenceDistance / distance) ^ this: closer fills faster. */
+  distanceExponent?: number;
+  /** Distances below this (meters) count as this, so the fill stays finite. */
+  minDistance?: number;
+  /** Fill is multiplied by 1 - this x (distance / range)^2: slower near the end of the range. */
+  rangeEdgeSlowdown?: number;
+  /** Fill is multiplied by 1 - this x (offAxis / halfFov)^2: a softer periphery, not a hard edge. */
+  peripherySlowdown?: number;
+  /** Fill multiplier when the target is sensed only through the proximity sense. */
+  proximityFactor?: number;
+  /** Fill multipliers by observer state: an alerted guard acquires faster. */
+  stateFactor?: Partial<Record<ObserverState, number>>;
+  /** Seconds a pair may go unseen before its level starts to decay. */
+  graceSeconds?: number;
+  /** Level lost per second once decaying. */
+  decayRate?: number;
+  /** Level at which an idle observer becomes suspicious. */
+  suspiciousAt?: number;
+  /** A pair can be `noticed` again only after its level has sat at 0 for this many seconds. */
+  noticeRearmSeconds?: number;
+  /** The last-known window: seconds an alerted observer keeps its target unseen before `lost`. */
+  lostAfterSeconds?: number;
+  /** Seconds a search lasts before the observer gives up (`cleared`). */
+  searchSeconds?: number;
+  /** Called for every event, in order, as well as returned by `step`. */
+  onEvent?: (event: DetectionEvent) => void;
+}
+
+/** Defaults, calibrated so a guard (15 m range) staring at an exposed player spots them in about 2.4 s at 10 m and 0.5 s at 2 m. */
+export const DEFAULT_AWARENESS_OPTIONS = Object.freeze({
+  fillRate: 0.4,
+  referenceDistance: 10,
+  distanceExponent: 0.85,
+  minDistance: 0.5,
+  rangeEdgeSlowdown: 0.4,
+  peripherySlowdown: 0.6,
+  proximityFactor: 0.35,
+  stateFactor: Object.freeze({ idle: 1, suspicious: 1.5, alerted: 3, searching: 2 }),
+  graceSeconds: 1,
+  decayRate: 0.25,
+  suspiciousAt: 0.35,
+  noticeRearmSeconds: 3,
+  lostAfterSeconds: 3,
+  searchSeconds: 8,
+});
+
+type Resolved = Omit<Required<AwarenessOptions>, "stateFactor" | "onEvent"> & {
+  stateFactor: Record<ObserverState, number>;
+  onEvent: ((event: DetectionEvent) => void) | null;
+};
+
+class Pair {
+  level = 0;
+  /** Seconds since last seen. */
+  unseen = 0;
+  /** Seconds the level has sat at 0. */
+  calm = 0;
+  /** Whether the next fill from zero may announce `noticed`. */
+  armed = true;
+  /** Step stamp of the last sighting, so duplicates within one step count once. */
+  seenStep = -1;
+  /** Step stamp of the step its meter reached 1. */
+  reachedStep = -1;
+  x = 0;
+  y = 0;
+  constructor(readonly targetId: string) {}
+}
+
+class ObserverRecord {
+  state: ObserverState = "idle";
+  /** Target the state is about (the one spotted, or the most suspicious). */
+  focus: string | null = null;
+  /** The focus target's pair while it exists (cleared by `remove`). */
+  focusPair: Pair | null = null;
+  /** Last known position of the focus; meaningful once `hasKnown` (reused, never reallocated). */
+  readonly known = { x: 0, y: 0 };
+  hasKnown = false;
+  /** Seconds in the current state (searching) or since the focus was last seen (alerted). */
+  timer = 0;
+  readonly pairs = new Map<string, Pair>();
+  /** The same pairs, densely, in the order they first appeared (iterated every step). */
+  readonly pairList: Pair[] = [];
+  constructor(readonly id: string) {}
+}
+
+const NO_EVENTS: readonly DetectionEvent[] = Object.freeze([]);
+
+/** Timers add up dt each step; 60 x 0.05 s sums to 2.9999999999999996, which must count as 3 s. */
+const TIME_EPS = 1e-9;
+
+/**
+ * Per (observer, target) awareness in [0, 1] and a per-observer state machine
+ * idle -> suspicious -> alerted -> searching -> idle, producing `noticed`, `suspicious`, `spotted`,
+ * `lost` and `cleared` events.
+ *
+ * ```ts
+ * const awareness = new AwarenessModel({ onEvent: (e) => broadcast(e) });
+ * // each tick, after vision.tick():
+ * const n = vision.sightings(buffer);
+ * awareness.step(tick, 1 / 20, buffer.slice(0, n));   // or pass an iterable
+ * awareness.state("guard-1");                          // "suspicious"
+ * awareness.level("guard-1", "player-7");              // 0.42
+ * ```
+ */
+export class AwarenessModel {
+  private readonly o: Resolved;
+  private readonly observers = new Map<string, ObserverRecord>();
+  /** The same records, densely, in the order they first appeared (iterated every step). */
+  private records: ObserverRecord[] = [];
+  private seq = 0;
+  private stepCount = 0;
+  private events: DetectionEvent[] = [];
+  private tickNow = 0;
+
+  /** Invalid options throw a RangeError naming the field. */
+  constructor(options: AwarenessOptions = {}) {
+    this.o = resolveOptions(options);
+  }
+
+  /**
+   * Advances every meter by `dt` seconds. `sightings` are all the (observer, target) pairs seen during
+   * this step; pairs not listed count as unseen. Returns the events of this step in order (a shared empty
+   * array when there are none: do not mutate it). A malformed sighting throws a RangeError naming the
+   * field, and nothing changes.
+   */
+  step(tick: number, dt: number, sightings: Iterable<Sighting>): readonly DetectionEvent[] {
+    if (!Number.isInteger(tick)) throw new RangeError(`tick must be an integer (got ${tick})`);
+    if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`dt must be a finite number of seconds > 0 (got ${dt})`);
+    const list = Array.isArray(sightings) ? (sightings as Sighting[]) : [...sightings];
+    for (const s of list) checkSighting(s);
+
+    const step = ++this.stepCount;
+    this.tickNow = tick;
+    this.events = [];
+    const o = this.o;
+
+    // 1. Fill the pairs seen this step. Sightings usually come grouped by observer: reuse its record.
+    let rec: ObserverRecord | undefined;
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i]!;
+      if (rec === undefined || rec.id !== s.observerId) {
+        rec = this.observers.get(s.observerId);
+        if (rec === undefined) {
+          rec = new ObserverRecord(s.observerId);
+          this.observers.set(s.observerId, rec);
+          this.records.push(rec);
+        }
+      }
+      let pair = rec.pairs.get(s.targetId);
+      if (pair === undefined) {
+        pair = new Pair(s.targetId);
+        rec.pairs.set(s.targetId, pair);
+        rec.pairList.push(pair);
+      }
+      if (pair.seenStep === step) continue;
+      pair.seenStep = step;
+      pair.unseen = 0;
+      pair.calm = 0;
+      pair.x = s.position.x;
+      pair.y = s.position.y;
+      const before = pair.level;
+      // A full meter stays full: most sightings in a busy room are of targets already spotted.
+      if (before < 1) pair.level = Math.min(1, before + rate(s, rec.state, o) * dt);
+      if (before === 0 && pair.level > 0 && pair.armed) {
+        pair.armed = false;
+        this.emit("noticed", rec.id, pair.targetId, pair);
+      }
+      if (before < 1 && pair.level >= 1) pair.reachedStep = step;
+    }
+
+    // 2. Decay the pairs not seen, then run each observer's state machine.
+    const records = this.records;
+    for (let r = 0; r < records.length; r++) {
+      const rec = records[r]!;
+      const pairs = rec.pairList;
+      for (let i = 0; i < pairs.length; i++) {
+        const pair = pairs[i]!;
+        if (pair.seenStep === step) continue;
+        pair.unseen += dt;
+        if (pair.unseen > o.graceSeconds + TIME_EPS) pair.level = Math.max(0, pair.level - o.decayRate * dt);
+        if (pair.level === 0) {
+          pair.calm += dt;
+          if (pair.calm >= o.noticeRearmSeconds - TIME_EPS) pair.armed = true;
+        }
+      }
+      this.advance(rec, step, dt);
+    }
+
+    // 3. Every 16 steps, forget what no longer matters: calm, re-armed pairs of idle observers. Stable
+    // compaction keeps the first-appearance order, so iteration (and event order) stays deterministic.
+    if (step % 16 === 0) this.compact();
+    return this.events.length === 0 ? NO_EVENTS : this.events;
+  }
+
+  private compact(): void {
+    const records = this.records;
+    let keptRecords = 0;
+    for (let r = 0; r < records.length; r++) {
+      const rec = records[r]!;
+      if (rec.state === "idle") {
+        const pairs = rec.pairList;
+        let kept = 0;
+        for (let i = 0; i < pairs.length; i++) {
+          const pair = pairs[i]!;
+          if (pair.level === 0 && pair.armed) rec.pairs.delete(pair.targetId);
+          else pairs[kept++] = pair;
+        }
+        pairs.length = kept;
+        if (kept === 0) {
+          this.observers.delete(rec.id);
+          continue;
+        }
+      }
+      records[keptRecords++] = rec;
+    }
+    records.length = keptRecords;
+  }
+
+  /** Awareness of `observerId` about `targetId`, in [0, 1]; 0 for unknown ids. */
+  level(observerId: string, targetId: string): number {
+    return this.observers.get(observerId)?.pairs.get(targetId)?.level ?? 0;
+  }
+
+  /** The observer's state; "idle" for unknown ids. */
+  state(observerId: string): ObserverState {
+    return this.observers.get(observerId)?.state ?? "idle";
+  }
+
+  /** The target the observer's state is about (spotted, searched for, or most suspicious), if any. */
+  focus(observerId: string): string | undefined {
+    const rec = this.observers.get(observerId);
+    return rec === undefined || rec.state === "idle" ? undefined : rec.focus ?? undefined;
+  }
+
+  /** Where the observer last knew its focus target to be, meters; undefined while idle. */
+  lastKnown(observerId: string): { x: number; y: number } | undefined {
+    const rec = this.observers.get(observerId);
+    if (rec === undefined || rec.state === "idle" || !rec.hasKnown) return undefined;
+    return { x: rec.known.x, y: rec.known.y };
+  }
+
+  /**
+   * Every pair with a level above 0, for syncing meters: calls `visit(observerId, targetId, level)`.
+   */
+  forEachLevel(visit: (observerId: string, targetId: string, level: number) => void): void {
+    for (const rec of this.records) {
+      for (const pair of rec.pairList) if (pair.level > 0) visit(rec.id, pair.targetId, pair.level);
+    }
+  }
+
+  /**
+   * Drops `id` as an observer and as a target, without events. Observers that were alerted on it keep
+   * its last known position and lose it after the last-known window, as if it had slipped away.
+   */
+  remove(id: string): void {
+    if (this.observers.delete(id)) this.records = this.records.filter((r) => r.id !== id);
+    for (const rec of this.records) {
+      const pair = rec.pairs.get(id);
+      if (pair === undefined) continue;
+      rec.pairs.delete(id);
+      rec.pairList.splice(rec.pairList.indexOf(pair), 1);
+      if (rec.focusPair === pair) rec.focusPair = null;
+    }
+  }
+
+  /** The observer's state machine for one step. */
+  private advance(rec: ObserverRecord, step: number, dt: number): void {
+    const o = this.o;
+    // A pair seen this step at full awareness is spotted, unless the observer is already alerted on it;
+    // an alerted observer spots another target only on the step that target's meter fills (no repeats).
+    let spotted: Pair | null = null;
+    const pairs = rec.pairList;
+    for (let i = 0; i < pairs.length; i++) {
+      const pair = pairs[i]!;
+      if (pair.seenStep !== step || pair.level < 1) continue;
+      if (rec.state === "alerted" && (rec.focus === pair.targetId || pair.reachedStep !== step)) continue;
+      spotted = pair;
+      break;
+    }
+    if (spotted !== null) {
+      if (rec.state === "idle") this.emit("suspicious", rec.id, spotted.targetId, spotted);
+      this.enter(rec, "alerted", spotted);
+      this.emit("spotted", rec.id, spotted.targetId, spotted);
+      return;
+    }
+    switch (rec.state) {
+      case "idle": {
+        const top = mostAware(rec);
+        if (top !== null && top.level >= o.suspiciousAt) {
+          this.enter(rec, "suspicious", top);
+          this.emit("suspicious", rec.id, top.targetId, top);
+        }
+        return;
+      }
+      case "suspicious": {
+        const top = mostAware(rec);
+        if (top === null || top.level === 0) {
+          this.emit("cleared", rec.id, rec.focus!, rec.known);
+          this.enter(rec, "idle", null);
+        } else {
+          // Investigate where the most suspicious target was last seen.
+          rec.focus = top.targetId;
+          rec.focusPair = top;
+          rec.known.x = top.x;
+          rec.known.y = top.y;
+        }
+        return;
+      }
+      case "alerted": {
+        const focus = rec.focusPair;
+        if (focus !== null && focus.seenStep === step) {
+          rec.timer = 0;
+          rec.known.x = focus.x;
+          rec.known.y = focus.y;
+          return;
+        }
+        rec.timer += dt;
+        if (rec.timer >= o.lostAfterSeconds - TIME_EPS) {
+          this.emit("lost", rec.id, rec.focus!, rec.known);
+          this.enter(rec, "searching", null);
+        }
+        return;
+      }
+      case "searching": {
+        rec.timer += dt;
+        if (rec.timer >= o.searchSeconds - TIME_EPS) {
+          this.emit("cleared", rec.id, rec.focus!, rec.known);
+          this.enter(rec, "idle", null);
+        }
+        return;
+      }
+    }
+  }
+
+  private enter(rec: ObserverRecord, state: ObserverState, about: Pair | null): void {
+    rec.state = state;
+    rec.timer = 0;
+    if (about !== null) {
+      rec.focus = about.targetId;
+      rec.focusPair = about;
+      rec.known.x = about.x;
+      rec.known.y = about.y;
+      rec.hasKnown = true;
+    }
+  }
+
+  private emit(type: DetectionEventType, observerId: string, targetId: string, at: { x: number; y: number }): void {
+    const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type, observerId, targetId, position: { x: at.x, y: at.y } };
+    this.events.push(event);
+    this.o.onEvent?.(event);
+  }
+}
+
+/** Fill per second for one sighting by an observer in `state`, with the given options (see the README's model). */
+export function fillRate(s: Sighting, state: ObserverState, options: AwarenessOptions = {}): number {
+  checkSighting(s);
+  return rate(s, state, resolveOptions(options));
+}
+
+function rate(s: Sighting, state: ObserverState, o: Resolved): number {
+  const d = Math.max(s.distance, o.minDistance);
+  let rate = o.fillRate * Math.pow(o.referenceDistance / d, o.distanceExponent);
+  if (Number.isFinite(s.range) && s.range > 0) {
+    const u = Math.min(1, s.distance / s.range);
+    rate *= 1 - o.rangeEdgeSlowdown * u * u;
+  }
+  if (s.proximity === true) rate *= o.proximityFactor;
+  else if (s.halfFov > 0 && s.halfFov < Math.PI) {
+    const a = Math.min(1, s.offAxis / s.halfFov);
+    rate *= 1 - o.peripherySlowdown * a * a;
+  }
+  rate *= s.visibility ?? 1;
+  const f = o.stateFactor;
+  rate *= state === "idle" ? f.idle : state === "suspicious" ? f.suspicious : state === "alerted" ? f.alerted : f.searching;
+  return rate;
+}
+
+function mostAware(rec: ObserverRecord): Pair | null {
+  let best: Pair | null = null;
+  const pairs = rec.pairList;
+  for (let i = 0; i < pairs.length; i++) if (best === null || pairs[i]!.level > best.level) best = pairs[i]!;
+  return best;
+}
+
+function resolveOptions(options: AwarenessOptions): Resolved {
+  if (typeof options !== "object" || options === null) throw new RangeError("AwarenessOptions must be an object");
+  const d = DEFAULT_AWARENESS_OPTIONS;
+  const r: Resolved = {
+    ...d,
+    ...options,
+    stateFactor: { ...d.stateFactor, ...(options.stateFactor ?? {}) },
+    onEvent: options.onEvent ?? null,
+  } as Resolved;
+  const positive = ["fillRate", "referenceDistance", "minDistance", "decayRate", "lostAfterSeconds", "searchSeconds"] as const;
+  for (const k of positive) {
+    const v = r[k];
+    if (typeof v !== "number" || !Number.isFinite(v) || !(v > 0)) throw new RangeError(`AwarenessOptions.${k} must be a finite number > 0 (got ${String(v)})`);
+  }
+  const nonNegative = ["distanceExponent", "graceSeconds", "noticeRearmSeconds"] as const;
+  for (const k of nonNegative) {
+    const v = r[k];
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new RangeError(`AwarenessOptions.${k} must be a finite number >= 0 (got ${String(v)})`);
+  }
+  const unit = ["rangeEdgeSlowdown", "peripherySlowdown", "proximityFactor"] as const;
+  for (const k of unit) {
+    const v = r[k];
+    if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new RangeError(`AwarenessOptions.${k} must be in [0, 1] (got ${String(v)})`);
+  }
+  if (!(r.suspiciousAt > 0 && r.suspiciousAt < 1)) throw new RangeError(`AwarenessOptions.suspiciousAt must be in (0, 1) (got ${String(r.suspiciousAt)})`);
+  for (const [state, v] of Object.entries(r.stateFactor)) {
+    if (typeof v !== "number" || !Number.isFinite(v) || !(v > 0)) throw new RangeError(`AwarenessOptions.stateFactor.${state} must be a finite number > 0 (got ${String(v)})`);
+  }
+  if (r.onEvent !== null && typeof r.onEvent !== "function") throw new RangeError("AwarenessOptions.onEvent must be a function");
+  return r;
+}
+
+function checkFinite(field: string, v: unknown): void {
+  if (typeof v !== "number" || !Number.isFinite(v)) throw new RangeError(`Sighting.${field} must be a finite number (got ${String(v)})`);
+}
+
+/** Throws a RangeError naming the first bad field. No closures: it runs for every sighting of every step. */
+function checkSighting(s: Sighting): void {
+  if (typeof s !== "object" || s === null) throw new RangeError("Sighting must be an object");
+  if (typeof s.observerId !== "string" || s.observerId === "") throw new RangeError("Sighting.observerId must be a non-empty string");
+  if (typeof s.targetId !== "string" || s.targetId === "") throw new RangeError("Sighting.targetId must be a non-empty string");
+  checkFinite("distance", s.distance);
+  checkFinite("offAxis", s.offAxis);
+  checkFinite("halfFov", s.halfFov);
+  if (typeof s.range !== "number" || Number.isNaN(s.range) || s.range < 0) throw new RangeError(`Sighting.range must be >= 0 (got ${String(s.range)})`);
+  if (s.distance < 0) throw new RangeError(`Sighting.distance must be >= 0 (got ${s.distance})`);
+  if (typeof s.position !== "object" || s.position === null) throw new RangeError("Sighting.position must be {x, y}");
+  checkFinite("position.x", s.position.x);
+  checkFinite("position.y", s.position.y);
+  if (s.visibility !== undefined && !(s.visibility >= 0 && s.visibility <= 1)) {
+    throw new RangeError(`Sighting.visibility must be in [0, 1] (got ${String(s.visibility)})`);
+  }
+}
