@@ -2,12 +2,14 @@
  * `npm run bench [-- name ...]`: runs the benchmarks (all, or those named) and prints one JSON line per
  * measurement on stdout. Progress goes to stderr so stdout stays machine-readable.
  */
+import { awarenessCalibrationBench } from "./awarenessCalibration.js";
 import { visionPassBench } from "./visionPass.js";
 import { visionSchedulerBench } from "./visionScheduler.js";
 
 const benches: Record<string, () => Promise<void> | void> = {
   "vision-pass": visionPassBench,
   "vision-scheduler": visionSchedulerBench,
+  "awareness-calibration": awarenessCalibrationBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

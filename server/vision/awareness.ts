@@ -98,21 +98,37 @@ type Resolved = Omit<Required<AwarenessOptions>, "stateFactor" | "onEvent"> & {
   onEvent: ((event: DetectionEvent) => void) | null;
 };
 
+/**
+ * One (observer, target) meter, stored lazily: its level as of `seenAt` (model seconds), from which the
+ * level at any later time follows (hold for the grace period, then decay linearly). Unseen pairs are
+ * therefore never touched step by step; a busy room pays for its sightings, not for its memory.
+ */
 class Pair {
+  /** Level at `seenAt`. */
   level = 0;
-  /** Seconds since last seen. */
-  unseen = 0;
-  /** Seconds the level has sat at 0. */
-  calm = 0;
+  /** Model time of the last sighting, seconds. */
+  seenAt = 0;
   /** Whether the next fill from zero may announce `noticed`. */
   armed = true;
-  /** Step stamp of the last sighting, so duplicates within one step count once. */
+  /** Step stamps: last sighting (duplicates within a step count once), and the step the meter filled. */
   seenStep = -1;
-  /** Step stamp of the step its meter reached 1. */
   reachedStep = -1;
   x = 0;
   y = 0;
-  constructor(readonly targetId: string) {}
+  constructor(readonly targetId: string, readonly order: number) {}
+
+  /** Level at model time `t` (>= seenAt). */
+  levelAt(t: number, o: Resolved): number {
+    const late = t - this.seenAt - o.graceSeconds;
+    if (late <= TIME_EPS) return this.level;
+    const v = this.level - o.decayRate * late;
+    return v > 0 ? v : 0;
+  }
+
+  /** Model time at which the level reaches 0 if unseen from now on. */
+  zeroAt(o: Resolved): number {
+    return this.seenAt + o.graceSeconds + this.level / o.decayRate;
+  }
 }
 
 class ObserverRecord {
@@ -121,14 +137,21 @@ class ObserverRecord {
   focus: string | null = null;
   /** The focus target's pair while it exists (cleared by `remove`). */
   focusPair: Pair | null = null;
+  /** Model time the focus was last seen (alerted), or the search began (searching). */
+  since = 0;
+  /** Model time by which every meter is back at 0 if nothing is seen again (suspicious calms down). */
+  calmAt = 0;
   /** Last known position of the focus; meaningful once `hasKnown` (reused, never reallocated). */
   readonly known = { x: 0, y: 0 };
   hasKnown = false;
-  /** Seconds in the current state (searching) or since the focus was last seen (alerted). */
-  timer = 0;
   readonly pairs = new Map<string, Pair>();
-  /** The same pairs, densely, in the order they first appeared (iterated every step). */
+  /** The same pairs, densely, in the order they first appeared. */
   readonly pairList: Pair[] = [];
+  /** Step stamp of the last step with a sighting, and what those sightings found (see `step`). */
+  touchedStep = -1;
+  /** The first pair (in first-appearance order) seen this step at full awareness that may be spotted. */
+  spot: Pair | null = null;
+  nextOrder = 0;
   constructor(readonly id: string) {}
 }
 
@@ -145,19 +168,21 @@ const TIME_EPS = 1e-9;
  * ```ts
  * const awareness = new AwarenessModel({ onEvent: (e) => broadcast(e) });
  * // each tick, after vision.tick():
- * const n = vision.sightings(buffer);
- * awareness.step(tick, 1 / 20, buffer.slice(0, n));   // or pass an iterable
- * awareness.state("guard-1");                          // "suspicious"
- * awareness.level("guard-1", "player-7");              // 0.42
+ * const events = awareness.step(tick, 1 / 20, vision.sightings());
+ * awareness.state("guard-1");              // "suspicious"
+ * awareness.level("guard-1", "player-7");  // 0.42
  * ```
  */
 export class AwarenessModel {
   private readonly o: Resolved;
   private readonly observers = new Map<string, ObserverRecord>();
-  /** The same records, densely, in the order they first appeared (iterated every step). */
+  /** The same records, densely, in the order they first appeared (event order follows it). */
   private records: ObserverRecord[] = [];
+
   private seq = 0;
   private stepCount = 0;
+  /** Model time, seconds: the sum of every step's dt. */
+  private time = 0;
   private events: DetectionEvent[] = [];
   private tickNow = 0;
 
@@ -176,9 +201,11 @@ export class AwarenessModel {
     if (!Number.isInteger(tick)) throw new RangeError(`tick must be an integer (got ${tick})`);
     if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`dt must be a finite number of seconds > 0 (got ${dt})`);
     const list = Array.isArray(sightings) ? (sightings as Sighting[]) : [...sightings];
-    for (const s of list) checkSighting(s);
+    for (let i = 0; i < list.length; i++) checkSighting(list[i]!);
 
     const step = ++this.stepCount;
+    const before = this.time;
+    const now = (this.time += dt);
     this.tickNow = tick;
     this.events = [];
     const o = this.o;
@@ -195,53 +222,53 @@ export class AwarenessModel {
           this.records.push(rec);
         }
       }
-      let pair = rec.pairs.get(s.targetId);
+      if (rec.touchedStep !== step) {
+        rec.touchedStep = step;
+        rec.spot = null;
+      }
+      let pair = findPair(rec, s.targetId);
       if (pair === undefined) {
-        pair = new Pair(s.targetId);
+        pair = new Pair(s.targetId, rec.nextOrder++);
         rec.pairs.set(s.targetId, pair);
         rec.pairList.push(pair);
       }
       if (pair.seenStep === step) continue;
       pair.seenStep = step;
-      pair.unseen = 0;
-      pair.calm = 0;
+      // Where the meter stood at the end of the last step (it held or decayed while unseen).
+      const was = pair.seenAt === 0 && pair.level === 0 ? 0 : pair.levelAt(before, o);
+      if (!pair.armed && was === 0 && before - pair.zeroAt(o) >= o.noticeRearmSeconds - TIME_EPS) pair.armed = true;
+      // A full meter stays full: most sightings in a busy room are of targets already spotted.
+      const level = was < 1 ? Math.min(1, was + rate(s, rec.state, o) * dt) : 1;
+      pair.level = level;
+      pair.seenAt = now;
       pair.x = s.position.x;
       pair.y = s.position.y;
-      const before = pair.level;
-      // A full meter stays full: most sightings in a busy room are of targets already spotted.
-      if (before < 1) pair.level = Math.min(1, before + rate(s, rec.state, o) * dt);
-      if (before === 0 && pair.level > 0 && pair.armed) {
+      if (was === 0 && level > 0 && pair.armed) {
         pair.armed = false;
         this.emit("noticed", rec.id, pair.targetId, pair);
       }
-      if (before < 1 && pair.level >= 1) pair.reachedStep = step;
+      if (was < 1 && level >= 1) pair.reachedStep = step;
+      const zero = pair.zeroAt(o);
+      if (zero > rec.calmAt) rec.calmAt = zero;
+      // The spotting candidate: at full awareness, not the alerted focus, and for an alerted observer
+      // only on the step its meter fills (no repeats); the earliest pair wins.
+      if (level >= 1 && !(rec.state === "alerted" && (rec.focusPair === pair || pair.reachedStep !== step))) {
+        if (rec.spot === null || pair.order < rec.spot.order) rec.spot = pair;
+      }
     }
 
-    // 2. Decay the pairs not seen, then run each observer's state machine.
+    // 2. Each observer's state machine, in record order: O(1) unless it saw something this step.
     const records = this.records;
-    for (let r = 0; r < records.length; r++) {
-      const rec = records[r]!;
-      const pairs = rec.pairList;
-      for (let i = 0; i < pairs.length; i++) {
-        const pair = pairs[i]!;
-        if (pair.seenStep === step) continue;
-        pair.unseen += dt;
-        if (pair.unseen > o.graceSeconds + TIME_EPS) pair.level = Math.max(0, pair.level - o.decayRate * dt);
-        if (pair.level === 0) {
-          pair.calm += dt;
-          if (pair.calm >= o.noticeRearmSeconds - TIME_EPS) pair.armed = true;
-        }
-      }
-      this.advance(rec, step, dt);
-    }
+    for (let r = 0; r < records.length; r++) this.advance(records[r]!, step, now);
 
     // 3. Every 16 steps, forget what no longer matters: calm, re-armed pairs of idle observers. Stable
     // compaction keeps the first-appearance order, so iteration (and event order) stays deterministic.
-    if (step % 16 === 0) this.compact();
+    if (step % 16 === 0) this.compact(now);
     return this.events.length === 0 ? NO_EVENTS : this.events;
   }
 
-  private compact(): void {
+  private compact(now: number): void {
+    const o = this.o;
     const records = this.records;
     let keptRecords = 0;
     for (let r = 0; r < records.length; r++) {
@@ -251,7 +278,8 @@ export class AwarenessModel {
         let kept = 0;
         for (let i = 0; i < pairs.length; i++) {
           const pair = pairs[i]!;
-          if (pair.level === 0 && pair.armed) rec.pairs.delete(pair.targetId);
+          const calmFor = now - pair.zeroAt(o);
+          if (pair.levelAt(now, o) === 0 && (pair.armed || calmFor >= o.noticeRearmSeconds - TIME_EPS)) rec.pairs.delete(pair.targetId);
           else pairs[kept++] = pair;
         }
         pairs.length = kept;
@@ -267,7 +295,7 @@ export class AwarenessModel {
 
   /** Awareness of `observerId` about `targetId`, in [0, 1]; 0 for unknown ids. */
   level(observerId: string, targetId: string): number {
-    return this.observers.get(observerId)?.pairs.get(targetId)?.level ?? 0;
+    return this.observers.get(observerId)?.pairs.get(targetId)?.levelAt(this.time, this.o) ?? 0;
   }
 
   /** The observer's state; "idle" for unknown ids. */
@@ -293,7 +321,10 @@ export class AwarenessModel {
    */
   forEachLevel(visit: (observerId: string, targetId: string, level: number) => void): void {
     for (const rec of this.records) {
-      for (const pair of rec.pairList) if (pair.level > 0) visit(rec.id, pair.targetId, pair.level);
+      for (const pair of rec.pairList) {
+        const level = pair.levelAt(this.time, this.o);
+        if (level > 0) visit(rec.id, pair.targetId, level);
+      }
     }
   }
 
@@ -313,41 +344,34 @@ export class AwarenessModel {
   }
 
   /** The observer's state machine for one step. */
-  private advance(rec: ObserverRecord, step: number, dt: number): void {
+  private advance(rec: ObserverRecord, step: number, now: number): void {
     const o = this.o;
-    // A pair seen this step at full awareness is spotted, unless the observer is already alerted on it;
-    // an alerted observer spots another target only on the step that target's meter fills (no repeats).
-    let spotted: Pair | null = null;
-    const pairs = rec.pairList;
-    for (let i = 0; i < pairs.length; i++) {
-      const pair = pairs[i]!;
-      if (pair.seenStep !== step || pair.level < 1) continue;
-      if (rec.state === "alerted" && (rec.focus === pair.targetId || pair.reachedStep !== step)) continue;
-      spotted = pair;
-      break;
-    }
-    if (spotted !== null) {
+    const touched = rec.touchedStep === step;
+    if (touched && rec.spot !== null) {
+      const spotted = rec.spot;
       if (rec.state === "idle") this.emit("suspicious", rec.id, spotted.targetId, spotted);
-      this.enter(rec, "alerted", spotted);
+      this.enter(rec, "alerted", spotted, now);
       this.emit("spotted", rec.id, spotted.targetId, spotted);
       return;
     }
     switch (rec.state) {
       case "idle": {
-        const top = mostAware(rec);
-        if (top !== null && top.level >= o.suspiciousAt) {
-          this.enter(rec, "suspicious", top);
+        // Meters only rise when seen, so only an observer that saw something can become suspicious.
+        if (!touched) return;
+        const top = mostAware(rec, now, o);
+        if (top !== null && top.levelAt(now, o) >= o.suspiciousAt) {
+          this.enter(rec, "suspicious", top, now);
           this.emit("suspicious", rec.id, top.targetId, top);
         }
         return;
       }
       case "suspicious": {
-        const top = mostAware(rec);
-        if (top === null || top.level === 0) {
+        if (now >= rec.calmAt - TIME_EPS) {
           this.emit("cleared", rec.id, rec.focus!, rec.known);
-          this.enter(rec, "idle", null);
-        } else {
+          this.enter(rec, "idle", null, now);
+        } else if (touched) {
           // Investigate where the most suspicious target was last seen.
+          const top = mostAware(rec, now, o)!;
           rec.focus = top.targetId;
           rec.focusPair = top;
           rec.known.x = top.x;
@@ -358,32 +382,30 @@ export class AwarenessModel {
       case "alerted": {
         const focus = rec.focusPair;
         if (focus !== null && focus.seenStep === step) {
-          rec.timer = 0;
+          rec.since = now;
           rec.known.x = focus.x;
           rec.known.y = focus.y;
           return;
         }
-        rec.timer += dt;
-        if (rec.timer >= o.lostAfterSeconds - TIME_EPS) {
+        if (now - rec.since >= o.lostAfterSeconds - TIME_EPS) {
           this.emit("lost", rec.id, rec.focus!, rec.known);
-          this.enter(rec, "searching", null);
+          this.enter(rec, "searching", null, now);
         }
         return;
       }
       case "searching": {
-        rec.timer += dt;
-        if (rec.timer >= o.searchSeconds - TIME_EPS) {
+        if (now - rec.since >= o.searchSeconds - TIME_EPS) {
           this.emit("cleared", rec.id, rec.focus!, rec.known);
-          this.enter(rec, "idle", null);
+          this.enter(rec, "idle", null, now);
         }
         return;
       }
     }
   }
 
-  private enter(rec: ObserverRecord, state: ObserverState, about: Pair | null): void {
+  private enter(rec: ObserverRecord, state: ObserverState, about: Pair | null, now: number): void {
     rec.state = state;
-    rec.timer = 0;
+    rec.since = now;
     if (about !== null) {
       rec.focus = about.targetId;
       rec.focusPair = about;
@@ -424,10 +446,25 @@ function rate(s: Sighting, state: ObserverState, o: Resolved): number {
   return rate;
 }
 
-function mostAware(rec: ObserverRecord): Pair | null {
-  let best: Pair | null = null;
+/** An observer holds a few pairs: scanning them beats hashing the id; the map serves crowded observers. */
+function findPair(rec: ObserverRecord, targetId: string): Pair | undefined {
   const pairs = rec.pairList;
-  for (let i = 0; i < pairs.length; i++) if (best === null || pairs[i]!.level > best.level) best = pairs[i]!;
+  if (pairs.length > 8) return rec.pairs.get(targetId);
+  for (let i = 0; i < pairs.length; i++) if (pairs[i]!.targetId === targetId) return pairs[i];
+  return undefined;
+}
+
+function mostAware(rec: ObserverRecord, now: number, o: Resolved): Pair | null {
+  let best: Pair | null = null;
+  let bestLevel = -1;
+  const pairs = rec.pairList;
+  for (let i = 0; i < pairs.length; i++) {
+    const level = pairs[i]!.levelAt(now, o);
+    if (level > bestLevel) {
+      best = pairs[i]!;
+      bestLevel = level;
+    }
+  }
   return best;
 }
 

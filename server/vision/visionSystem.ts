@@ -338,7 +338,8 @@ export class VisionSystem {
     let n = 0;
     for (const o of this.observerList) {
       if (o.visible.size === 0) continue;
-      const cone = this.hysteresis ? o.lose(this.loseRangeMargin, this.loseAngleMargin) : o.sector;
+      // Without a proximity sense, everything it sees is in its cone: no test needed.
+      const cone = o.proximityRadius <= 0 ? null : this.hysteresis ? o.lose(this.loseRangeMargin, this.loseAngleMargin) : o.sector;
       for (const id of o.visible) {
         const t = this.observables.get(id)!;
         let s = pool[n];
@@ -354,7 +355,7 @@ export class VisionSystem {
         s.offAxis = s.distance === 0 ? 0 : Math.abs(wrapAngle(Math.atan2(dy, dx) - o.facing));
         s.halfFov = o.sector.halfAngle;
         s.range = o.range;
-        s.proximity = !cone.intersectsCircle(t.x, t.y, t.radius);
+        s.proximity = cone !== null && !cone.intersectsCircle(t.x, t.y, t.radius);
         s.visibility = 1;
         s.position.x = t.x;
         s.position.y = t.y;
