@@ -9,6 +9,8 @@ interface OccluderProxy {
 /** What the index remembers of a static body, to notice changes planck does not announce. */
 interface StaticRecord {
   body: Body;
+  /** Whether the body was active when last looked at (a deactivated wall stops blocking). */
+  active: boolean;
   x: number;
   y: number;
   angle: number;
@@ -96,7 +98,7 @@ export class OccluderIndex {
     // Iterating values() (not entries) allocates no [key, value] pair per body.
     for (const rec of this.statics.values()) {
       const body = rec.body;
-      if (body.isStatic() && body.isActive()) {
+      if (body.isStatic() && body.isActive() === rec.active) {
         const p = body.getPosition();
         const angle = body.getAngle();
         if (p.x === rec.x && p.y === rec.y && angle === rec.angle) {
@@ -149,10 +151,11 @@ export class OccluderIndex {
     let rec = this.statics.get(body);
     if (rec === undefined) {
       const p = body.getPosition();
-      rec = { body, x: p.x, y: p.y, angle: body.getAngle(), proxies: [] };
+      rec = { body, active: body.isActive(), x: p.x, y: p.y, angle: body.getAngle(), proxies: [] };
       this.statics.set(body, rec);
     } else {
       const p = body.getPosition();
+      rec.active = body.isActive();
       rec.x = p.x;
       rec.y = p.y;
       rec.angle = body.getAngle();

@@ -318,6 +318,22 @@ describe("occluder changes make the observers looking there pending by themselve
     expect(vision.canSee("g", "p")).toBe(false);
   });
 
+  it("a wall switched off (deactivated) reveals the player, switched on hides them, and idles in between", () => {
+    const { world, vision } = corridor();
+    const wallBody = wall(world, 5, 0, 0.2, 2);
+    vision.tick();
+    expect(vision.canSee("g", "p")).toBe(false);
+    wallBody.setActive(false);
+    vision.tick();
+    expect(vision.canSee("g", "p")).toBe(true);
+    // An inactive wall is a change once, not every tick.
+    expect(vision.tick().evaluated).toBe(0);
+    expect(vision.tick().evaluated).toBe(0);
+    wallBody.setActive(true);
+    vision.tick();
+    expect(vision.canSee("g", "p")).toBe(false);
+  });
+
   it("invalidateArea wakes the observers whose reach overlaps it, and rejects NaN", () => {
     const { vision } = corridor();
     vision.tick();
