@@ -64,6 +64,7 @@ export class OccluderIndex {
   /** Fixtures of non-static bodies, with the pose they had at the last refresh (for change areas). */
   private readonly dynamics = new Map<Fixture, { fixture: Fixture; x: number; y: number; angle: number; opaque: boolean }>();
   private readonly box = new AABB();
+  private readonly changed: StaticRecord[] = [];
   private listener: AreaListener | null = null;
   private readonly onAdd = (fixture: Fixture) => this.addFixture(fixture, true);
   private readonly onRemove = (fixture: Fixture) => this.removeFixture(fixture, true);
@@ -116,11 +117,16 @@ export class OccluderIndex {
           continue;
         }
       }
-      // Moved, re-typed or deactivated: take its fixtures out and put them back where they now belong.
+      this.changed.push(rec);
+    }
+    // Moved, re-typed, (de)activated: take their fixtures out and put them back where they now belong.
+    // Done after the walk, so re-adding never feeds the iteration it came from.
+    for (const rec of this.changed) {
       const fixtures = rec.proxies.map((e) => e.proxy.fixture).filter((f, i, all) => all.indexOf(f) === i);
       for (const f of fixtures) this.removeFixture(f, true);
-      for (const f of fixtures) if (f.getBody() === body) this.addFixture(f, true);
+      for (const f of fixtures) if (f.getBody() === rec.body) this.addFixture(f, true);
     }
+    this.changed.length = 0;
     for (const rec of this.dynamics.values()) {
       const fixture = rec.fixture;
       const body = fixture.getBody();
