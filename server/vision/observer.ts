@@ -26,6 +26,8 @@ export class Observer {
   dirty = true;
   /** Slot in the engine's dense observer array. */
   slot = -1;
+  /** Slot in the engine's list of observers that see someone, or -1. */
+  seeingSlot = -1;
   /** The cone widened by the lose-sight margins, for targets it already sees; synced lazily. */
   readonly loseSector = new Sector();
   loseSynced = false;

@@ -99,6 +99,8 @@ export class VisionSystem {
   /** Most tree rays any single evaluation has cost so far (the C of the staleness bound). */
   private maxEvaluationRays = 1;
   private readonly backlog: number[] = [];
+  /** Observers that currently see someone (`Observer.seeingSlot` indexes it): what `sightings()` walks. */
+  private readonly seeing: Observer[] = [];
   private readonly sightingPool: Sighting[] = [];
   private readonly sightingList: Sighting[] = [];
   private tickCount = 0;
@@ -248,6 +250,8 @@ export class VisionSystem {
     const o = this.observers.get(id);
     if (o !== undefined) {
       for (const seen of o.visible) this.observables.get(seen)?.seenBy.delete(id);
+      o.visible.clear();
+      this.updateSeeing(o);
       const last = this.observerList.pop()!;
       if (last !== o) {
         this.observerList[o.slot] = last;
@@ -257,7 +261,12 @@ export class VisionSystem {
     }
     const t = this.observables.get(id);
     if (t !== undefined) {
-      for (const by of t.seenBy) this.observers.get(by)?.visible.delete(id);
+      for (const by of t.seenBy) {
+        const o = this.observers.get(by);
+        if (o === undefined) continue;
+        o.visible.delete(id);
+        this.updateSeeing(o);
+      }
       if (this.options.blockerCache) for (const other of this.observerList) other.blockers.delete(t);
       this.index.remove(t);
       this.observables.delete(id);
@@ -336,8 +345,7 @@ export class VisionSystem {
     const list = this.sightingList;
     const pool = this.sightingPool;
     let n = 0;
-    for (const o of this.observerList) {
-      if (o.visible.size === 0) continue;
+    for (const o of this.seeing) {
       // Without a proximity sense, everything it sees is in its cone: no test needed.
       const cone = o.proximityRadius <= 0 ? null : this.hysteresis ? o.lose(this.loseRangeMargin, this.loseAngleMargin) : o.sector;
       for (const id of o.visible) {
@@ -551,6 +559,24 @@ export class VisionSystem {
     if (o.visible.size === 0) return;
     for (const id of o.visible) this.observables.get(id)!.seenBy.delete(o.id);
     o.visible.clear();
+    this.updateSeeing(o);
+  }
+
+  /** Keeps `seeing` in step with whether the observer's visible set is empty. */
+  private updateSeeing(o: Observer): void {
+    const sees = o.visible.size > 0;
+    if (sees === (o.seeingSlot >= 0)) return;
+    if (sees) {
+      o.seeingSlot = this.seeing.length;
+      this.seeing.push(o);
+    } else {
+      const last = this.seeing.pop()!;
+      if (last !== o) {
+        this.seeing[o.seeingSlot] = last;
+        last.seeingSlot = o.seeingSlot;
+      }
+      o.seeingSlot = -1;
+    }
   }
 
   /** Ticks since fresh, over the observers still queued: p50, p99, max (nearest rank). */
@@ -601,6 +627,7 @@ export class VisionSystem {
         t.seenBy.delete(o.id);
       }
     }
+    this.updateSeeing(o);
   }
 
   /** Rays for one in-view candidate during an evaluation; records the sighting. */
@@ -613,6 +640,7 @@ export class VisionSystem {
       if (!wasVisible) {
         o.visible.add(t.id);
         t.seenBy.add(o.id);
+        if (o.visible.size === 1) this.updateSeeing(o);
       }
       if (this.cacheAllowed) o.blockers.delete(t);
     }

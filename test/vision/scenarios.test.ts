@@ -359,6 +359,10 @@ describe("updates, removal and the reverse index", () => {
       }
       if (step === 15) for (const id of ids.splice(0, 5)) vision.remove(id);
       vision.tick();
+      // sightings() walks its own list of observers that see someone: it must agree with every visible set.
+      let pairs = 0;
+      for (const o of ids) pairs += vision.visibleTo(o).size;
+      expect(vision.sightings().length).toBe(pairs);
       for (const o of ids) {
         for (const t of ids) {
           expect(vision.seenBy(t).has(o)).toBe(vision.visibleTo(o).has(t));
