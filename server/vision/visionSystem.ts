@@ -29,6 +29,9 @@ const SCAN_SETTLED = 2;
 /** Needs rays: queued. */
 const SCAN_PENDING = 3;
 
+/** Changed areas tracked one by one per tick before the engine just marks everyone pending. */
+const MAX_DIRTY_AREAS = 64;
+
 /** Urgency of an observer that has a candidate in its cone it does not see yet (acquiring). */
 const URGENCY_ACQUIRE = 2;
 /** Urgency of an observer whose only candidates are targets it already sees (tracking). */
@@ -147,7 +150,7 @@ export class VisionSystem {
     this.hysteresis = this.loseRangeMargin > 0 || this.loseAngleMargin > 0;
     this.los = new LineOfSight(world, this.options.opaqueMask);
     // Occluders that appear, vanish, move or change filter make the observers looking there pending.
-    this.los.occluders.onAreaChanged((minX, minY, maxX, maxY) => this.dirtyAreas.push(minX, minY, maxX, maxY));
+    this.los.occluders.onAreaChanged((minX, minY, maxX, maxY) => this.markDirty(minX, minY, maxX, maxY));
     this.rayLog = this.options.recordRays === true ? new RayLog() : null;
   }
 
@@ -284,7 +287,23 @@ export class VisionSystem {
     if ([minX, minY, maxX, maxY].some((v) => typeof v !== "number" || Number.isNaN(v)) || minX > maxX || minY > maxY) {
       throw new RangeError(`invalidateArea needs numbers with min <= max (got ${minX}, ${minY}, ${maxX}, ${maxY})`);
     }
-    this.dirtyAreas.push(minX, minY, maxX, maxY);
+    this.markDirty(minX, minY, maxX, maxY);
+  }
+
+  /**
+   * Records a changed area for the next scan. Past {@link MAX_DIRTY_AREAS} in one tick (a crowd of moving
+   * occluders) every observer is simply marked pending: checking each observer against every box would
+   * cost more than the re-evaluations it saves.
+   */
+  private markDirty(minX: number, minY: number, maxX: number, maxY: number): void {
+    const a = this.dirtyAreas;
+    if (a.length === 4 && a[0] === -Infinity && a[2] === Infinity) return; // already everywhere
+    if (a.length >= 4 * MAX_DIRTY_AREAS) {
+      a.length = 0;
+      a.push(-Infinity, -Infinity, Infinity, Infinity);
+      return;
+    }
+    a.push(minX, minY, maxX, maxY);
   }
 
   /**

@@ -399,3 +399,21 @@ describe("options are validated", () => {
     for (let i = 0; i < 5; i++) expect(vision.canSee(`g${i}`, `p${i}`)).toBe(true);
   });
 });
+
+describe("a crowd of moving occluders", () => {
+  it("past 64 changed areas in a tick, every observer is marked pending instead of checked box by box", () => {
+    const world = new World({ gravity: Vec2(0, 0) });
+    const vision = new VisionSystem(world);
+    vision.addObserver("near", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: Math.PI / 2 });
+    vision.addObserver("far", { position: { x: 500, y: 500 }, facing: 0, range: 10, fov: Math.PI / 2 });
+    vision.addObservable("p", { position: { x: 5, y: 0 } });
+    vision.addObservable("q", { position: { x: 505, y: 500 } });
+    vision.tick();
+    expect(vision.tick().evaluated).toBe(0);
+    for (let i = 0; i < 10; i++) vision.invalidateArea(200 + i, 200, 201 + i, 201); // far from both
+    expect(vision.tick().evaluated).toBe(0);
+    for (let i = 0; i < 100; i++) vision.invalidateArea(200 + i, 200, 201 + i, 201);
+    expect(vision.tick().evaluated).toBe(2); // everyone, conservatively
+    expect(vision.tick().evaluated).toBe(0); // and only for that tick
+  });
+});
