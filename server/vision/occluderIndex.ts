@@ -198,15 +198,17 @@ export class OccluderIndex {
 
   private rebuildMovingList(announce: boolean): void {
     const moving = this.moving;
-    moving.length = 0;
+    let n = 0;
     for (const last of this.dynamics.values()) {
       const fixture = last.fixture;
-      const body = fixture.getBody()!;
       const opaque = this.isOpaque(fixture);
+      // Transparent now and before (a crowd of characters, usually): its pose cannot matter to sight.
+      if (!opaque && !last.opaque) continue;
+      const body = fixture.getBody()!;
       const p = body.getPosition();
       const angle = body.getAngle();
       const moved = p.x !== last.x || p.y !== last.y || angle !== last.angle;
-      if (announce && (opaque || last.opaque) && (moved || opaque !== last.opaque)) {
+      if (announce && (moved || opaque !== last.opaque)) {
         // Where it was and where it is now: both may have changed what someone sees.
         const r = fixture.getShape().getRadius() + boundingRadius(fixture);
         this.announceBox(Math.min(last.x, p.x) - r, Math.min(last.y, p.y) - r, Math.max(last.x, p.x) + r, Math.max(last.y, p.y) + r);
@@ -215,11 +217,20 @@ export class OccluderIndex {
       last.y = p.y;
       last.angle = angle;
       last.opaque = opaque;
-      if (!opaque) continue;
+      if (!opaque || n > MOVING_OCCLUDER_LIMIT) continue; // past the limit rays walk the world's tree: no list
       const children = fixture.getShape().getChildCount();
-      for (let c = 0; c < children; c++) moving.push({ fixture, childIndex: c });
+      for (let c = 0; c < children; c++) {
+        const entry = moving[n];
+        if (entry === undefined) moving.push({ fixture, childIndex: c });
+        else {
+          entry.fixture = fixture;
+          entry.childIndex = c;
+        }
+        n++;
+      }
     }
-    this.useWorldTree = moving.length > MOVING_OCCLUDER_LIMIT;
+    moving.length = Math.min(n, moving.length);
+    this.useWorldTree = n > MOVING_OCCLUDER_LIMIT;
   }
 
   private isOpaque(fixture: Fixture): boolean {
