@@ -28,32 +28,29 @@ export interface StealthMap {
   exits: Vec[][];
 }
 
-export interface GuardPlacement {
+/** Something placed on the map that looks: where it stands and its cone (meters, radians). */
+export interface ViewerPlacement {
+  /** The Tiled object id. */
   id: number;
   name: string;
   x: number;
   y: number;
-  /** Radians. */
+  /** Radians (for a camera: the centre of its sweep). */
   facing: number;
   /** FULL cone angle, radians. */
   fov: number;
   /** Meters. */
   range: number;
+}
+
+export interface GuardPlacement extends ViewerPlacement {
   /** Route to walk, world meters (empty for a guard that stands still). */
   patrol: Vec[];
   /** True when the route is a closed polygon (walk round), false for a polyline (walk back and forth). */
   patrolLoop: boolean;
 }
 
-export interface CameraPlacement {
-  id: number;
-  name: string;
-  x: number;
-  y: number;
-  /** Centre of the sweep, radians. */
-  facing: number;
-  fov: number;
-  range: number;
+export interface CameraPlacement extends ViewerPlacement {
   /** Radians either side of `facing`. */
   sweep: number;
   /** Seconds for a full sweep and back. */
