@@ -113,6 +113,7 @@ export class VisionSystem {
 
   // Per-evaluation scratch, so the hot path allocates nothing.
   private readonly silhouette: SilhouetteOut = { ax: 0, ay: 0, bx: 0, by: 0 };
+  private readonly sample = { x: 0, y: 0 };
   private current: Observer | null = null;
   private recording = false;
   private pairsThisTick = 0;
@@ -542,13 +543,28 @@ export class VisionSystem {
       return this.fixtureBlocksRay(o, t, fixture, t.x, t.y);
     }
     let notBlocked = 0;
-    const chordSteps = n - 2;
+    const p = this.sample;
     for (let i = 0; i < n; i++) {
-      const px = i === 0 ? t.x : s.ax + (s.bx - s.ax) * ((i - 1) / chordSteps);
-      const py = i === 0 ? t.y : s.ay + (s.by - s.ay) * ((i - 1) / chordSteps);
-      if (!this.fixtureBlocksRay(o, t, fixture, px, py) && ++notBlocked > allowedClear) return false;
+      this.samplePoint(t, i, p);
+      if (!this.fixtureBlocksRay(o, t, fixture, p.x, p.y) && ++notBlocked > allowedClear) return false;
     }
     return true;
+  }
+
+  /**
+   * Sample `i` of a target whose silhouette is in `this.silhouette`: 0 is the centre, then `samples - 1`
+   * points evenly along the chord between the two (inset) silhouette points, ends included.
+   */
+  private samplePoint(t: Observable, i: number, out: { x: number; y: number }): void {
+    if (i === 0) {
+      out.x = t.x;
+      out.y = t.y;
+      return;
+    }
+    const s = this.silhouette;
+    const u = (i - 1) / (t.samples - 2);
+    out.x = s.ax + (s.bx - s.ax) * u;
+    out.y = s.ay + (s.by - s.ay) * u;
   }
 
   /** One sample ray against one fixture already known to be able to block (`LineOfSight.canBlock`). */
@@ -703,19 +719,10 @@ export class VisionSystem {
     }
     let clear = 0;
     let blocked = 0;
-    const chordSteps = n - 2;
+    const p = this.sample;
     for (let i = 0; i < n; i++) {
-      let px: number;
-      let py: number;
-      if (i === 0) {
-        px = t.x;
-        py = t.y;
-      } else {
-        const u = (i - 1) / chordSteps;
-        px = s.ax + (s.bx - s.ax) * u;
-        py = s.ay + (s.by - s.ay) * u;
-      }
-      if (this.rayClear(o, t, px, py)) {
+      this.samplePoint(t, i, p);
+      if (this.rayClear(o, t, p.x, p.y)) {
         if (++clear >= k) return true;
       } else if (n - ++blocked < k) {
         return false;
