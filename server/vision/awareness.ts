@@ -235,7 +235,7 @@ export class AwarenessModel {
       if (pair.seenStep === step) continue;
       pair.seenStep = step;
       // Where the meter stood at the end of the last step (it held or decayed while unseen).
-      const was = pair.seenAt === 0 && pair.level === 0 ? 0 : pair.levelAt(before, o);
+      const was = pair.levelAt(before, o);
       if (!pair.armed && was === 0 && before - pair.zeroAt(o) >= o.noticeRearmSeconds - TIME_EPS) pair.armed = true;
       // A full meter stays full: most sightings in a busy room are of targets already spotted.
       const level = was < 1 ? Math.min(1, was + rate(s, rec.state, o) * dt) : 1;
