@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { Body, Box, Chain, Circle, Edge, Polygon, Vec2, World, type Fixture } from "planck";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../loadtest/bench/seededRandom.js";
+import { seededRandom } from "../../shared/math/seededRandom.js";
 import { LineOfSight } from "../../server/vision/lineOfSight.js";
 
 const OPAQUE = 0x0001 | 0x0004;
