@@ -343,6 +343,22 @@ export class AwarenessModel {
     }
   }
 
+  /**
+   * Ends an observer's alert at once, outside the usual timeline (a capture, a scripted reset): every
+   * meter it holds drops to 0 and it is idle again. Returns the `cleared` event (stamped with the last
+   * step's tick, also passed to `onEvent`), or undefined when it was already idle.
+   */
+  standDown(observerId: string): DetectionEvent | undefined {
+    const rec = this.observers.get(observerId);
+    if (rec === undefined) return undefined;
+    this.observers.delete(observerId);
+    this.records = this.records.filter((r) => r !== rec);
+    if (rec.state === "idle") return undefined;
+    const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type: "cleared", observerId, targetId: rec.focus!, position: { x: rec.known.x, y: rec.known.y } };
+    this.o.onEvent?.(event);
+    return event;
+  }
+
   /** The observer's state machine for one step. */
   private advance(rec: ObserverRecord, step: number, now: number): void {
     const o = this.o;

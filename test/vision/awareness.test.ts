@@ -1,6 +1,6 @@
 import { Box, Vec2, World } from "planck";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../loadtest/bench/seededRandom.js";
+import { seededRandom } from "../../shared/math/seededRandom.js";
 import { AwarenessModel, VisionSystem, type DetectionEvent, type Sighting } from "../../server/vision/index.js";
 
 const DEG = Math.PI / 180;
@@ -123,6 +123,24 @@ describe("the meter decays, and the guard calms down, loses and searches", () =>
     const again = run(model, 40, () => [sight(6)], 102);
     expect(again.map((e) => e.type)).toEqual(["spotted"]);
     expect(model.state("guard")).toBe("alerted");
+  });
+});
+
+describe("standing down", () => {
+  it("standDown() clears an alerted guard at once: one cleared event, meters at 0, idle; a calm guard gets none", () => {
+    const events: DetectionEvent[] = [];
+    const model = new AwarenessModel({ onEvent: (e) => events.push(e) });
+    run(model, 40, () => [sight(3)]);
+    expect(model.state("guard")).toBe("alerted");
+    const cleared = model.standDown("guard");
+    expect(cleared).toMatchObject({ type: "cleared", observerId: "guard", targetId: "player", tick: 40 });
+    expect(cleared!.seq).toBe(events.at(-2)!.seq + 1);
+    expect(events.at(-1)).toBe(cleared);
+    expect(model.state("guard")).toBe("idle");
+    expect(model.level("guard", "player")).toBe(0);
+    expect(model.standDown("guard")).toBeUndefined();
+    // Seen again later, it starts over from noticed.
+    expect(run(model, 2, () => [sight(3)], 41).map((e) => e.type)).toEqual(["noticed"]);
   });
 });
 
