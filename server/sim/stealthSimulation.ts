@@ -1,0 +1,404 @@
+import { Circle, Vec2, type Body } from "planck";
+import { DEFAULT_MOVEMENT_RULES, type MovementRules, type Motion } from "../../shared/movement/applyInput.js";
+import { AwarenessModel, type AwarenessOptions, type DetectionEvent, type ObserverState } from "../vision/awareness.js";
+import type { VisionOptions, VisionTickReport } from "../vision/types.js";
+import { VisionSystem } from "../vision/visionSystem.js";
+import { cameraFacing } from "./cameraSweep.js";
+import { GuardBrain, type GuardActivity, type GuardCommand, type GuardRules, type GuardSenses } from "./guardBrain.js";
+import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS, type MapWorld } from "./mapWorld.js";
+import { NavGrid, type Waypoint } from "./navGrid.js";
+import { PatrolRoute } from "./patrolRoute.js";
+import type { CameraPlacement, GuardPlacement, StealthMap } from "./tiledMap.js";
+
+/** Options of a {@link StealthSimulation}; every field optional. */
+export interface SimulationOptions {
+  /** Steps per second. Default 20. */
+  tickRate?: number;
+  vision?: VisionOptions;
+  awareness?: AwarenessOptions;
+  movement?: MovementRules;
+  guards?: Partial<GuardRules>;
+  /** Character body radius (players and guards), meters. Default 0.35. */
+  characterRadius?: number;
+  /** Awareness `visibility` of a crouching player, in [0, 1]. Default 0.5 (fills half as fast). */
+  crouchVisibility?: number;
+  /** Gap between an alerted guard's body and a player's at which the player is caught, meters. Default 0.15. */
+  catchReach?: number;
+  /** Guards a camera's `spotted` sends to look (the nearest ones). Default 2. */
+  camerasAlarmGuards?: number;
+}
+
+/** A player character in the simulation. */
+export interface SimPlayer {
+  readonly id: string;
+  readonly body: Body;
+  team: string;
+  /** The spawn it asked for at join (captures and escapes send it back there), else round-robin. */
+  spawn: string | undefined;
+  /** Radians. */
+  facing: number;
+  crouch: boolean;
+  /** Velocity asked for, m/s (from the last applied input). */
+  vx: number;
+  vy: number;
+  caught: number;
+  escapes: number;
+}
+
+/** A patrolling guard. Its id is `guard:<name>` (or `guard:<object id>` when unnamed). */
+export interface SimGuard {
+  readonly id: string;
+  readonly placement: GuardPlacement;
+  readonly body: Body;
+  readonly brain: GuardBrain;
+  readonly command: GuardCommand;
+}
+
+/** A sweeping camera. Its id is `camera:<name>` (or `camera:<object id>`). */
+export interface SimCamera {
+  readonly id: string;
+  readonly placement: CameraPlacement;
+  facing: number;
+}
+
+/** A round outcome: a player reached an exit, or an alerted guard caught them. Both respawn the player. */
+export interface RoundEvent {
+  type: "escaped" | "caught";
+  playerId: string;
+  /** The guard that caught them. */
+  by?: string;
+}
+
+/** What one {@link StealthSimulation.step} did. */
+export interface StepResult {
+  tick: number;
+  vision: VisionTickReport;
+  /** Detection events of this step, in order, including a catcher's `cleared` (valid until the next step). */
+  events: readonly DetectionEvent[];
+  round: readonly RoundEvent[];
+}
+
+const DEFAULTS = {
+  tickRate: 20,
+  characterRadius: 0.35,
+  crouchVisibility: 0.5,
+  catchReach: 0.15,
+  camerasAlarmGuards: 2,
+};
+
+/**
+ * The authoritative stealth simulation of one room, with no networking: planck physics over a map,
+ * player characters moved by intent, guards and cameras that look through the vision engine, awareness
+ * meters and detection events, guard behaviour and the round (exit or caught). The Colyseus room feeds it
+ * inputs and mirrors it into schema; tests and benchmarks drive it directly.
+ *
+ * One {@link step} runs, in order: movement (player intents and guard commands become velocities) ->
+ * `world.step` -> poses into the vision engine -> scheduler tick -> awareness -> guard behaviour -> round.
+ */
+export class StealthSimulation {
+  readonly map: StealthMap;
+  readonly world: MapWorld["world"];
+  readonly vision: VisionSystem;
+  readonly awareness: AwarenessModel;
+  readonly nav: NavGrid;
+  readonly tickRate: number;
+  readonly dt: number;
+  readonly movement: MovementRules;
+  readonly characterRadius: number;
+  readonly guards: SimGuard[] = [];
+  readonly cameras: SimCamera[] = [];
+  readonly players = new Map<string, SimPlayer>();
+  /** Steps taken. */
+  tick = 0;
+
+  private readonly exits: Body[];
+  private readonly crouchVisibility: number;
+  private readonly catchReach: number;
+  private readonly alarmGuards: number;
+  private nextSpawn = 0;
+  private readonly round: RoundEvent[] = [];
+  private readonly events: DetectionEvent[] = [];
+  private readonly senses: GuardSenses = { alert: "idle" };
+  private readonly seen: Waypoint = { x: 0, y: 0 };
+  private readonly noticed: Waypoint = { x: 0, y: 0 };
+  private readonly known: Waypoint = { x: 0, y: 0 };
+
+  constructor(map: StealthMap, options: SimulationOptions = {}) {
+    const o = { ...DEFAULTS, ...options };
+    if (!(o.tickRate > 0 && o.tickRate <= 240)) throw new RangeError(`tickRate must be in (0, 240] (got ${o.tickRate})`);
+    if (!(o.characterRadius > 0 && o.characterRadius < 5)) throw new RangeError(`characterRadius must be in (0, 5) meters (got ${o.characterRadius})`);
+    if (!(o.crouchVisibility >= 0 && o.crouchVisibility <= 1)) throw new RangeError(`crouchVisibility must be in [0, 1] (got ${o.crouchVisibility})`);
+    if (!(o.catchReach >= 0 && Number.isFinite(o.catchReach))) throw new RangeError(`catchReach must be a finite number >= 0 (got ${o.catchReach})`);
+    if (!(Number.isInteger(o.camerasAlarmGuards) && o.camerasAlarmGuards >= 0)) throw new RangeError(`camerasAlarmGuards must be an integer >= 0 (got ${o.camerasAlarmGuards})`);
+    this.map = map;
+    this.tickRate = o.tickRate;
+    this.dt = 1 / o.tickRate;
+    this.movement = o.movement ?? DEFAULT_MOVEMENT_RULES;
+    this.characterRadius = o.characterRadius;
+    this.crouchVisibility = o.crouchVisibility;
+    this.catchReach = o.catchReach;
+    this.alarmGuards = o.camerasAlarmGuards;
+
+    const built = buildMapWorld(map);
+    this.world = built.world;
+    this.exits = built.exits;
+    this.vision = new VisionSystem(this.world, { opaqueMask: SIGHT_BLOCKERS, ...options.vision });
+    this.awareness = new AwarenessModel(options.awareness);
+    this.nav = new NavGrid(this.world, { x: 0, y: 0, width: map.width, height: map.height }, {
+      solidMask: CATEGORY.WALL | CATEGORY.GLASS,
+      clearance: this.characterRadius,
+    });
+
+    const ids = new Set<string>();
+    const uniqueId = (kind: string, name: string, objectId: number): string => {
+      let id = `${kind}:${name !== "" ? name : objectId}`;
+      if (ids.has(id)) id = `${kind}:${name}#${objectId}`;
+      ids.add(id);
+      return id;
+    };
+    for (const g of map.guards) {
+      const id = uniqueId("guard", g.name, g.id);
+      const body = this.world.createBody({ type: "dynamic", position: Vec2(g.x, g.y), fixedRotation: true });
+      // Heavier than players, so a player cannot shove a guard off its route.
+      body.createFixture({ shape: new Circle(this.characterRadius), density: 4, friction: 0, filterCategoryBits: CATEGORY.GUARD, filterMaskBits: CATEGORY.WALL | CATEGORY.GLASS | CATEGORY.PLAYER | CATEGORY.GUARD });
+      const route = new PatrolRoute(g.patrol.length > 0 ? g.patrol : [{ x: g.x, y: g.y }], g.patrolLoop);
+      const brain = new GuardBrain(id, route, this.nav, g.facing, options.guards, g.id);
+      this.vision.addObserver(id, { position: { x: g.x, y: g.y }, facing: g.facing, fov: g.fov, range: g.range, body, proximityRadius: 1.5 });
+      this.guards.push({ id, placement: g, body, brain, command: { vx: 0, vy: 0, facing: g.facing } });
+    }
+    for (const c of map.cameras) {
+      const id = uniqueId("camera", c.name, c.id);
+      this.vision.addObserver(id, { position: { x: c.x, y: c.y }, facing: c.facing, fov: c.fov, range: c.range });
+      this.cameras.push({ id, placement: c, facing: c.facing });
+    }
+  }
+
+  /** Spawn names of the map. */
+  get spawnNames(): string[] {
+    return this.map.spawns.map((s) => s.name);
+  }
+
+  /**
+   * Adds a player character at the named spawn (round-robin when omitted). Throws a RangeError for an
+   * unknown spawn or a duplicate id.
+   */
+  addPlayer(id: string, options: { spawn?: string | undefined; team?: string | undefined } = {}): SimPlayer {
+    if (this.players.has(id)) throw new RangeError(`player ${JSON.stringify(id)} already exists`);
+    const spawn = this.pickSpawn(options.spawn);
+    const body = this.world.createBody({ type: "dynamic", position: Vec2(spawn.x, spawn.y), fixedRotation: true });
+    body.createFixture({ shape: new Circle(this.characterRadius), density: 1, friction: 0, filterCategoryBits: CATEGORY.PLAYER, filterMaskBits: CATEGORY.WALL | CATEGORY.GLASS | CATEGORY.PLAYER | CATEGORY.GUARD });
+    const player: SimPlayer = { id, body, team: options.team ?? "infiltrators", spawn: options.spawn, facing: 0, crouch: false, vx: 0, vy: 0, caught: 0, escapes: 0 };
+    this.players.set(id, player);
+    this.vision.addObservable(id, { position: { x: spawn.x, y: spawn.y }, radius: this.characterRadius, body });
+    return player;
+  }
+
+  /** Removes a player character and every meter about it. Unknown ids are ignored. */
+  removePlayer(id: string): void {
+    const p = this.players.get(id);
+    if (p === undefined) return;
+    this.players.delete(id);
+    this.vision.remove(id);
+    this.awareness.remove(id);
+    this.world.destroyBody(p.body);
+  }
+
+  /** Sets what a player's character does from now on (one applied input frame; see `applyInput`). */
+  setMotion(id: string, motion: Motion): void {
+    const p = this.players.get(id);
+    if (p === undefined) return;
+    p.vx = motion.vx;
+    p.vy = motion.vy;
+    p.facing = motion.facing;
+    p.crouch = motion.crouch;
+  }
+
+  /**
+   * Sends a player back to a spawn, at rest: the named one, else the one it joined at, else the next in
+   * round-robin. Throws a RangeError for an unknown spawn name.
+   */
+  respawn(id: string, spawnName?: string): void {
+    const p = this.players.get(id);
+    if (p === undefined) return;
+    const spawn = this.pickSpawn(spawnName ?? p.spawn);
+    if (spawnName !== undefined) p.spawn = spawnName;
+    p.body.setPosition(Vec2(spawn.x, spawn.y));
+    p.body.setLinearVelocity(Vec2(0, 0));
+    p.vx = 0;
+    p.vy = 0;
+  }
+
+  /** Advances one tick (1 / tickRate seconds). */
+  step(): StepResult {
+    const dt = this.dt;
+    this.tick++;
+
+    // 1. Movement: velocities straight from intent (top-down characters have no momentum to speak of).
+    for (const p of this.players.values()) {
+      const v = p.body.getLinearVelocity();
+      v.x = p.vx;
+      v.y = p.vy;
+      p.body.setLinearVelocity(v);
+      p.body.setAwake(true);
+    }
+    for (const g of this.guards) {
+      const v = g.body.getLinearVelocity();
+      v.x = g.command.vx;
+      v.y = g.command.vy;
+      g.body.setLinearVelocity(v);
+      g.body.setAwake(true);
+    }
+
+    // 2. Physics.
+    this.world.step(dt);
+
+    // 3. Poses into the vision engine.
+    for (const p of this.players.values()) {
+      const at = p.body.getPosition();
+      this.vision.moveObservable(p.id, at.x, at.y);
+    }
+    for (const g of this.guards) {
+      const at = g.body.getPosition();
+      this.vision.moveObserver(g.id, at.x, at.y, g.brain.facing);
+    }
+    const time = this.tick * dt;
+    for (const c of this.cameras) {
+      c.facing = cameraFacing(c.placement, time);
+      this.vision.moveObserver(c.id, c.placement.x, c.placement.y, c.facing);
+    }
+
+    // 4. The scheduler's slice of sight rays.
+    const vision = this.vision.tick();
+
+    // 5. Awareness, with crouching players harder to notice.
+    const sightings = this.vision.sightings();
+    for (const s of sightings) {
+      const p = this.players.get(s.targetId);
+      s.visibility = p !== undefined && p.crouch ? this.crouchVisibility : 1;
+    }
+    const events = this.events;
+    events.length = 0;
+    for (const e of this.awareness.step(this.tick, dt, sightings)) events.push(e);
+
+    // 6. Behaviour: cameras raise alarms, guards decide their next step.
+    for (const e of events) if (e.type === "spotted" && e.observerId.startsWith("camera:")) this.raiseAlarm(e.position);
+    for (const g of this.guards) {
+      const at = g.body.getPosition();
+      g.brain.think(dt, at.x, at.y, this.sense(g), g.command);
+    }
+
+    // 7. Round: exits and captures.
+    this.round.length = 0;
+    this.checkRound();
+    return { tick: this.tick, vision, events, round: this.round };
+  }
+
+  /** The awareness state of a guard or camera ("idle" for unknown ids). */
+  alertOf(observerId: string): ObserverState {
+    return this.awareness.state(observerId);
+  }
+
+  /** What a guard is doing. */
+  activityOf(guard: SimGuard): GuardActivity {
+    return guard.brain.activity;
+  }
+
+  /** Releases the world's listeners. The simulation must not be used after. */
+  dispose(): void {
+    this.vision.dispose();
+  }
+
+  private sense(g: SimGuard): GuardSenses {
+    const s = this.senses;
+    s.alert = this.awareness.state(g.id);
+    s.focusSeen = undefined;
+    s.lastKnown = undefined;
+    s.noticing = undefined;
+    const visible = this.vision.visibleTo(g.id);
+    const focus = this.awareness.focus(g.id);
+    if (focus !== undefined && visible.has(focus)) {
+      const p = this.players.get(focus);
+      if (p !== undefined) {
+        const at = p.body.getPosition();
+        this.seen.x = at.x;
+        this.seen.y = at.y;
+        s.focusSeen = this.seen;
+      }
+    }
+    const known = this.awareness.lastKnown(g.id);
+    if (known !== undefined) {
+      this.known.x = known.x;
+      this.known.y = known.y;
+      s.lastKnown = this.known;
+    }
+    if (s.alert === "idle" && visible.size > 0) {
+      let best = 0;
+      for (const id of visible) {
+        const level = this.awareness.level(g.id, id);
+        const p = this.players.get(id);
+        if (level > best && p !== undefined) {
+          best = level;
+          const at = p.body.getPosition();
+          this.noticed.x = at.x;
+          this.noticed.y = at.y;
+          s.noticing = this.noticed;
+        }
+      }
+    }
+    return s;
+  }
+
+  /** A camera spotted someone at `at`: the nearest guards come to look. */
+  private raiseAlarm(at: { x: number; y: number }): void {
+    if (this.alarmGuards === 0) return;
+    const ranked = this.guards
+      .map((g) => ({ g, d: (g.body.getPosition().x - at.x) ** 2 + (g.body.getPosition().y - at.y) ** 2 }))
+      .sort((a, b) => a.d - b.d);
+    for (let i = 0; i < Math.min(this.alarmGuards, ranked.length); i++) ranked[i]!.g.brain.alarm(at.x, at.y);
+  }
+
+  private checkRound(): void {
+    const reach = 2 * this.characterRadius + this.catchReach;
+    for (const p of this.players.values()) {
+      const at = p.body.getPosition();
+      let escaped = false;
+      for (const exit of this.exits) {
+        for (let f = exit.getFixtureList(); f !== null; f = f.getNext()) {
+          if (f.testPoint(at)) escaped = true;
+        }
+      }
+      if (escaped) {
+        p.escapes++;
+        this.round.push({ type: "escaped", playerId: p.id });
+        this.respawn(p.id);
+        continue;
+      }
+      for (const g of this.guards) {
+        if (this.awareness.state(g.id) !== "alerted") continue;
+        const gp = g.body.getPosition();
+        if ((gp.x - at.x) ** 2 + (gp.y - at.y) ** 2 <= reach * reach) {
+          p.caught++;
+          this.round.push({ type: "caught", playerId: p.id, by: g.id });
+          // The catcher stands down and walks back to its route; anyone else on the player's trail has
+          // lost it (it is back at a spawn), as if it had slipped away.
+          const cleared = this.awareness.standDown(g.id);
+          if (cleared !== undefined) this.events.push(cleared);
+          this.awareness.remove(p.id);
+          this.respawn(p.id);
+          break;
+        }
+      }
+    }
+  }
+
+  private pickSpawn(name: string | undefined): { x: number; y: number } {
+    const spawns = this.map.spawns;
+    if (name !== undefined) {
+      const s = spawns.find((sp) => sp.name === name);
+      if (s === undefined) throw new RangeError(`unknown spawn ${JSON.stringify(name)}; this map has ${spawns.map((sp) => JSON.stringify(sp.name)).join(", ") || "none"}`);
+      return s;
+    }
+    if (spawns.length === 0) return { x: this.map.width / 2, y: this.map.height / 2 };
+    return spawns[this.nextSpawn++ % spawns.length]!;
+  }
+}

@@ -1,0 +1,186 @@
+import { Circle, Transform, Vec2, testOverlap } from "planck";
+import { describe, expect, it } from "vitest";
+import type { DetectionEvent } from "../../server/vision/awareness.js";
+import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
+import { loadMapFile } from "../../server/sim/tiledMap.js";
+import { arenaMap } from "../fixtures/arenaMap.js";
+
+/** Whether a guard-sized circle at (x, y), shrunk by 2 cm of contact slop, overlaps a wall or a pane. */
+function wallOverlap(sim: StealthSimulation, x: number, y: number): boolean {
+  const probe = new Circle(sim.characterRadius - 0.02);
+  const at = new Transform(Vec2(x, y));
+  for (let f = sim.guards[0]!.body.getWorld().getBodyList(); f !== null; f = f.getNext()) {
+    if (!f.isStatic()) continue;
+    for (let fx = f.getFixtureList(); fx !== null; fx = fx.getNext()) {
+      if (!fx.isSensor() && testOverlap(probe, 0, fx.getShape(), 0, at, f.getTransform())) return true;
+    }
+  }
+  return false;
+}
+
+const still = { vx: 0, vy: 0, facing: 0, crouch: false };
+
+/** Steps until `until` holds (or `max` ticks), collecting detection events and round outcomes. */
+function run(sim: StealthSimulation, max: number, until: () => boolean = () => false) {
+  const events: DetectionEvent[] = [];
+  const round: { type: string; playerId: string; by?: string; tick: number }[] = [];
+  for (let i = 0; i < max; i++) {
+    const r = sim.step();
+    events.push(...r.events.map((e) => ({ ...e, position: { ...e.position } })));
+    round.push(...r.round.map((e) => ({ ...e, tick: r.tick })));
+    if (until()) break;
+  }
+  return { events, round };
+}
+
+describe("guards, cameras and the round", () => {
+  it("guard sees player in front of it: noticed, suspicious, spotted, then pursues and catches", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("p", { spawn: "front" });
+    const { events, round } = run(sim, 200, () => sim.players.get("p")!.caught > 0);
+    const mine = events.filter((e) => e.targetId === "p").map((e) => e.type);
+    expect(mine.slice(0, 3)).toEqual(["noticed", "suspicious", "spotted"]);
+    const spottedAt = events.find((e) => e.type === "spotted")!.tick;
+    expect(spottedAt / sim.tickRate).toBeLessThan(1); // 3 m away, dead centre: well under a second
+    expect(round).toEqual([expect.objectContaining({ type: "caught", playerId: "p", by: "guard:Watcher" })]);
+    // The catcher stands down at once, and the player is back at its own spawn.
+    expect(events.at(-1)).toMatchObject({ type: "cleared", observerId: "guard:Watcher" });
+    expect(sim.alertOf("guard:Watcher")).toBe("idle");
+    const at = sim.players.get("p")!.body.getPosition();
+    expect([at.x, at.y]).toEqual([7, 5]);
+  });
+
+  it("a spotting guard walks to the player: pursuit is what closes the distance", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("p", { spawn: "far" }); // 13 m: beyond the 12 m range, the guard never reacts
+    run(sim, 100);
+    expect(sim.alertOf("guard:Watcher")).toBe("idle");
+    expect(sim.guards[0]!.body.getPosition().x).toBeCloseTo(4, 5);
+    sim.respawn("p", "front");
+    run(sim, 20, () => sim.alertOf("guard:Watcher") === "alerted");
+    expect(sim.guards[0]!.brain.activity).toBe("pursue");
+    run(sim, 5);
+    expect(sim.guards[0]!.body.getPosition().x).toBeGreaterThan(4.3);
+  });
+
+  it("player behind the guard is not noticed", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("p", { spawn: "behind" });
+    const { events } = run(sim, 100);
+    expect(events).toEqual([]);
+    expect(sim.guards[0]!.brain.activity).toBe("patrol");
+  });
+
+  it("player behind the wall is hidden even in the cone's range", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("p", { spawn: "cover" }); // (12, 9): 8.5 m, 26 degrees off axis, behind the wall at x = 10
+    const { events } = run(sim, 60);
+    expect(events).toEqual([]);
+  });
+
+  it("crouching fills the meter more slowly than standing", () => {
+    const time = (crouch: boolean) => {
+      const sim = new StealthSimulation(arenaMap());
+      sim.addPlayer("p", { spawn: "front" });
+      sim.setMotion("p", { ...still, crouch });
+      const { events } = run(sim, 200, () => sim.alertOf("guard:Watcher") === "alerted");
+      return events.find((e) => e.type === "spotted")!.tick;
+    };
+    expect(time(true)).toBeGreaterThan(1.5 * time(false));
+  });
+
+  it("the guard turns toward what it notices", () => {
+    const sim = new StealthSimulation(arenaMap());
+    // 40 degrees off axis, 4 m: inside the 45 degree half cone, in the soft periphery.
+    const p = sim.addPlayer("p", { spawn: "front" });
+    p.body.setPosition(Vec2(4 + 4 * Math.cos(0.7), 5 + 4 * Math.sin(0.7)));
+    run(sim, 10);
+    const facing = sim.guards[0]!.brain.facing;
+    expect(facing).toBeGreaterThan(0.3);
+    expect(facing).toBeLessThanOrEqual(0.7 + 1e-9);
+  });
+
+  it("reaching the exit counts an escape and sends the player back to its spawn", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("p", { spawn: "door" });
+    sim.setMotion("p", { vx: 3, vy: 0, facing: 0, crouch: false });
+    const { round } = run(sim, 40, () => sim.players.get("p")!.escapes > 0);
+    expect(round).toEqual([expect.objectContaining({ type: "escaped", playerId: "p" })]);
+    const at = sim.players.get("p")!.body.getPosition();
+    expect([at.x, at.y]).toEqual([16, 2]);
+  });
+
+  it("a camera that spots someone sends the nearest guard to look", () => {
+    const sim = new StealthSimulation(arenaMap({ camera: true }));
+    // 3 m north of the camera at (17, 11), which looks north; 13.3 m from the guard, out of its 12 m range.
+    sim.addPlayer("p", { spawn: "door" });
+    sim.players.get("p")!.body.setPosition(Vec2(17, 8));
+    const { events } = run(sim, 100, () => sim.guards[0]!.brain.activity === "investigate");
+    expect(events.find((e) => e.type === "spotted")).toMatchObject({ observerId: "camera:Eye", targetId: "p" });
+    expect(sim.guards[0]!.brain.activity).toBe("investigate");
+    expect(sim.alertOf("guard:Watcher")).toBe("idle"); // it has not seen anyone itself
+    run(sim, 40);
+    const g = sim.guards[0]!.body.getPosition();
+    expect(Math.hypot(g.x - 17, g.y - 8)).toBeLessThan(Math.hypot(4 - 17, 5 - 8) - 3);
+  });
+
+  it("a pursuit that loses the target searches, clears, and walks back to the route", () => {
+    const sim = new StealthSimulation(arenaMap({ patrol: true }));
+    sim.addPlayer("p", { spawn: "front" });
+    run(sim, 100, () => sim.alertOf("guard:Watcher") === "alerted");
+    // Vanish: teleport behind the wall, out of sight, and stay there.
+    sim.players.get("p")!.body.setPosition(Vec2(15, 10));
+    const activities = new Set<string>();
+    const { events } = run(sim, 20 * 30, () => {
+      activities.add(sim.guards[0]!.brain.activity);
+      return sim.guards[0]!.brain.activity === "patrol";
+    });
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["lost", "cleared"]));
+    expect([...activities]).toEqual(expect.arrayContaining(["search", "return", "patrol"]));
+    const g = sim.guards[0]!.body.getPosition();
+    expect(Math.abs(g.x - 4)).toBeLessThan(0.5); // back on its route (x = 4, y 5..9)
+  });
+
+  it("guards patrol the demo map without ever standing in a wall", () => {
+    const sim = new StealthSimulation(loadMapFile("server/maps/demo.tmj"));
+    const travelled = sim.guards.map(() => 0);
+    for (let i = 0; i < 20 * 60; i++) {
+      const before = sim.guards.map((g) => ({ x: g.body.getPosition().x, y: g.body.getPosition().y }));
+      sim.step();
+      sim.guards.forEach((g, k) => {
+        const at = g.body.getPosition();
+        travelled[k]! += Math.hypot(at.x - before[k]!.x, at.y - before[k]!.y);
+        expect(wallOverlap(sim, at.x, at.y)).toBe(false);
+      });
+    }
+    for (const d of travelled) expect(d).toBeGreaterThan(30); // a minute of patrol at 1.3 m/s, minus turns and pauses
+  });
+
+  it("the same inputs give the same events, tick for tick", () => {
+    const once = () => {
+      const sim = new StealthSimulation(loadMapFile("server/maps/demo.tmj"));
+      sim.addPlayer("a", { spawn: "A" });
+      sim.addPlayer("b", { spawn: "C" });
+      const log: string[] = [];
+      for (let i = 0; i < 600; i++) {
+        const t = i / 20;
+        sim.setMotion("a", { vx: 3 * Math.cos(t), vy: -2, facing: 0, crouch: i % 50 < 10 });
+        sim.setMotion("b", { vx: 2, vy: -3 * Math.sin(t), facing: 0, crouch: false });
+        const r = sim.step();
+        for (const e of r.events) log.push(`${r.tick} ${e.seq} ${e.type} ${e.observerId} ${e.targetId} ${e.position.x.toFixed(4)}`);
+        for (const e of r.round) log.push(`${r.tick} ${e.type} ${e.playerId} ${e.by ?? ""}`);
+      }
+      return log;
+    };
+    const a = once();
+    expect(a.length).toBeGreaterThan(0);
+    expect(once()).toEqual(a);
+  });
+
+  it("rejects an unknown spawn with the names it has, and changes nothing", () => {
+    const sim = new StealthSimulation(arenaMap());
+    expect(() => sim.addPlayer("p", { spawn: "nowhere" })).toThrow(/unknown spawn "nowhere".*"front"/);
+    expect(sim.players.size).toBe(0);
+    expect(sim.vision.size.observables).toBe(0);
+  });
+});
