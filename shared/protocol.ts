@@ -1,4 +1,5 @@
 import { schema, t } from "@colyseus/schema";
+import { z } from "zod";
 
 /**
  * The player's input frame (Colyseus 0.18 `defineInput`): movement intent only, the server owns
@@ -48,3 +49,53 @@ export function sanitizeMoveFrame(frame: MoveIntent & { rejected: boolean }): vo
   }
   frame.crouch = frame.crouch === true;
 }
+
+/**
+ * Client -> server messages besides the input stream. `respawn` restarts the player's run at a spawn
+ * (by name, else the next one).
+ */
+export const RespawnMessage = z.object({ spawn: z.string().min(1).max(64).optional() }).strict();
+export type RespawnMessage = z.infer<typeof RespawnMessage>;
+
+/** Message types the room accepts from clients. Anything else is answered with an `error`. */
+export const CLIENT_MESSAGES = Object.freeze(["respawn"] as const);
+
+/** Join options (`client.joinOrCreate("stealth", options)`): the spawn to start at and the team. */
+export const JoinOptions = z.object({
+  spawn: z.string().min(1).max(64).optional(),
+  team: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "team must be 1-32 letters, digits, '_' or '-'").optional(),
+});
+export type JoinOptions = z.infer<typeof JoinOptions>;
+
+/** Server -> client messages. */
+export const SERVER_MESSAGES = Object.freeze({
+  /** `{ code: ErrorCode, message: string }`: something the client sent was rejected (and nothing changed). */
+  error: "error",
+  /** `{ type: "escaped" | "caught", by?: string }`: the player's run ended and it is back at a spawn. */
+  round: "round",
+} as const);
+
+/** Codes carried by the `error` message, one per reason. At most one per code per client per second. */
+export const ERROR_CODES = Object.freeze({
+  /** An input frame held NaN or Infinity: dropped, the character stops. */
+  inputNonFinite: "input.nonfinite",
+  /** A message type the room does not handle. */
+  messageUnknown: "message.unknown",
+  /** A known message whose payload failed validation. */
+  messageInvalid: "message.invalid",
+  /** A valid request the game refuses (e.g. an unknown spawn name). */
+  messageRefused: "message.refused",
+} as const);
+
+/**
+ * Close codes a client may see. Colyseus closes with 4002 for a frame it cannot decode and for a client
+ * over `maxMessagesPerSecond`; the WebSocket layer closes with 1009 for a frame over its size limit.
+ */
+export const CLOSE_CODES = Object.freeze({
+  consented: 4000,
+  serverShutdown: 4001,
+  /** Undecodable frame, or more frames per second than the room allows. */
+  withError: 4002,
+  /** A frame larger than the transport's `maxPayload` (4 KiB by default). */
+  messageTooBig: 1009,
+} as const);

@@ -1,0 +1,41 @@
+import { createStealthServer } from "./app.js";
+import { MapCatalog } from "./rooms/mapCatalog.js";
+
+/**
+ * `npm start`: runs the stealth server. Environment:
+ * - `HOST` (default 127.0.0.1) and `PORT` (default 2567) to listen on;
+ * - `MONITOR_AUTH=user:password` mounts @colyseus/monitor at /monitor behind basic auth (off when unset);
+ * - `RECONNECT_SECONDS` (default 20): how long a dropped player's character waits for it.
+ * SIGINT / SIGTERM shut down gracefully (clients are told, rooms disposed).
+ */
+const host = process.env.HOST ?? "127.0.0.1";
+const port = Number(process.env.PORT ?? 2567);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be an integer in 0..65535 (got ${JSON.stringify(process.env.PORT)})`);
+  process.exit(2);
+}
+const reconnect = process.env.RECONNECT_SECONDS === undefined ? undefined : Number(process.env.RECONNECT_SECONDS);
+if (reconnect !== undefined && !(reconnect >= 0 && reconnect <= 3600)) {
+  console.error(`RECONNECT_SECONDS must be a number of seconds in 0..3600 (got ${JSON.stringify(process.env.RECONNECT_SECONDS)})`);
+  process.exit(2);
+}
+
+let server;
+try {
+  server = createStealthServer({
+    monitorAuth: process.env.MONITOR_AUTH,
+    ...(reconnect !== undefined ? { room: { reconnectSeconds: reconnect } } : {}),
+  });
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(2);
+}
+const catalog = MapCatalog.bundled();
+await server.listen(port, host);
+const address = (server.transport as unknown as { server?: { address(): unknown } }).server?.address();
+const actualPort = typeof address === "object" && address !== null && "port" in address ? (address as { port: number }).port : port;
+console.log(`stealth server listening on http://${host}:${actualPort} (node ${process.version})`);
+console.log(`  maps: ${catalog.names.join(", ") || "none"}${catalog.errors.length > 0 ? ` (${catalog.errors.length} failed to load, see above)` : ""}`);
+console.log(`  join: new Client("ws://${host}:${actualPort}").joinOrCreate("stealth", { spawn: "A" })`);
+console.log(`  stats: http://${host}:${actualPort}/stats${process.env.MONITOR_AUTH ? `   monitor: http://${host}:${actualPort}/monitor/` : ""}`);
+server.onShutdown(() => console.log("stealth server stopped"));

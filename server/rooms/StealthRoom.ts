@@ -1,0 +1,414 @@
+import { CloseCode, ErrorCode, Room, ServerError, type Client, type RoomException, type RoomMethodName } from "@colyseus/core";
+import { StateView } from "@colyseus/schema";
+import { applyInput, type Motion } from "../../shared/movement/applyInput.js";
+import {
+  ERROR_CODES,
+  JoinOptions,
+  MoveInput,
+  RespawnMessage,
+  SERVER_MESSAGES,
+  sanitizeMoveFrame,
+} from "../../shared/protocol.js";
+import { CameraState, DetectionMeter, DetectionNotice, EVENT_HISTORY, GuardState, OWNER, PlayerState, StealthState } from "../../shared/schema.js";
+import { StealthSimulation, type SimulationOptions, type StepResult } from "../sim/stealthSimulation.js";
+import { DEFAULT_MAP, MapCatalog } from "./mapCatalog.js";
+import { RoomStats } from "./roomStats.js";
+
+/** Server-side settings of a stealth room (clients cannot change them). */
+export interface StealthRoomSettings {
+  /** Simulation steps (and patches) per second. */
+  tickRate: number;
+  maxClients: number;
+  /**
+   * Frames a client may send per second, inputs and pings included, before Colyseus disconnects it with
+   * 4002. Well above the 20 inputs per second a client sends at the default tick rate.
+   */
+  maxMessagesPerSecond: number;
+  /** Seconds a dropped player may take to reconnect and keep its character. */
+  reconnectSeconds: number;
+  /**
+   * Input frames a client may have queued. The room simulates one per tick; beyond this the oldest are
+   * skipped (and counted), so a client that bursts cannot build up lag.
+   */
+  inputBacklog: number;
+  /** Ticks a character keeps its last intent when no input arrives (network jitter), before it stops. */
+  inputHoldTicks: number;
+  /** Options of the simulation (vision, awareness, guards, movement). */
+  simulation: SimulationOptions;
+  /** Where maps come from. Default: the bundled `server/maps`. */
+  catalog?: MapCatalog;
+}
+
+export const DEFAULT_ROOM_SETTINGS: Readonly<StealthRoomSettings> = Object.freeze({
+  tickRate: 20,
+  maxClients: 32,
+  maxMessagesPerSecond: 60,
+  reconnectSeconds: 20,
+  inputBacklog: 3,
+  inputHoldTicks: 5,
+  simulation: {},
+});
+
+/** Per-session bookkeeping that survives a reconnection. */
+interface Seat {
+  readonly motion: Motion;
+  /** Ticks since the last input frame. */
+  idleTicks: number;
+  /** Last time (ms, room clock) each error code was sent, for throttling. */
+  readonly errorSentAt: Map<string, number>;
+  /** Mirror of Colyseus's per-second frame counter, to count flood disconnects. */
+  frames: number;
+  framesResetAt: number;
+  /** Closed by the server for flooding or an oversized frame: no reconnection. */
+  kicked: boolean;
+}
+
+/** A join or create the room turns down on purpose (bad options): answered to the client, not a bug. */
+class Refusal extends ServerError {
+  constructor(message: string) {
+    super(ErrorCode.APPLICATION_ERROR, message);
+  }
+}
+
+/** Protocol codes a client may legitimately send (see @colyseus/shared-types `Protocol`). */
+const CLIENT_PROTOCOL_CODES = new Set([10, 12, 13, 17, 18, 19, 20, 21]);
+
+/**
+ * The `stealth` room: authoritative planck physics on a Tiled map, guards and cameras that look through
+ * the vision engine, awareness meters and detection events synced through schema.
+ *
+ * Create option `map` (a map name, default "demo"). Join options `spawn` (a spawn's name) and `team`.
+ * Each tick (default 20 Hz): inputs -> movement -> `world.step` -> poses into the vision engine ->
+ * scheduler tick -> awareness -> guard behaviour -> round -> state.
+ *
+ * Never trusts a client: input frames with NaN or Infinity are dropped, unknown or invalid messages are
+ * answered with an `error` message, and every rejection is counted in {@link stats}; nothing a client
+ * sends can throw out of a tick.
+ */
+export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }> {
+  /** Override in a subclass (or use {@link stealthRoomWith}) to change them. */
+  settings: StealthRoomSettings = DEFAULT_ROOM_SETTINGS;
+
+  override state = new StealthState();
+  override inputs = this.defineInput(MoveInput, { seqField: "seq", sanitize: sanitizeMoveFrame, bufferMaxSize: 16 });
+  /** Counters and tick timings (see `RoomStats`). */
+  readonly stats = new RoomStats();
+  /** The simulation (set in `onCreate`). */
+  sim!: StealthSimulation;
+
+  private readonly seats = new Map<string, Seat>();
+  private exceptionLogs = 0;
+
+  override onCreate(options: { map?: unknown } = {}): void {
+    const s = this.settings;
+    const catalog = s.catalog ?? MapCatalog.bundled();
+    const name = options.map ?? DEFAULT_MAP;
+    if (typeof name !== "string" || !/^[\w-]{1,64}$/.test(name)) {
+      throw new Refusal(`option "map" must be a map name (letters, digits, '_', '-'); available: ${catalog.names.join(", ")}`);
+    }
+    const map = catalog.get(name);
+    if (map === undefined) {
+      throw new Refusal(`unknown map ${JSON.stringify(name)}; available: ${catalog.names.join(", ") || "none"}`);
+    }
+    this.maxClients = s.maxClients;
+    this.maxMessagesPerSecond = s.maxMessagesPerSecond;
+    this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate });
+    this.state.map = map.name;
+    void this.setMetadata({ map: map.name });
+
+    for (const g of this.sim.guards) {
+      const gs = new GuardState();
+      const at = g.body.getPosition();
+      gs.x = at.x;
+      gs.y = at.y;
+      gs.facing = g.brain.facing;
+      gs.fov = g.placement.fov;
+      gs.range = g.placement.range;
+      this.state.guards.set(g.id, gs);
+    }
+    for (const c of this.sim.cameras) {
+      const cs = new CameraState();
+      cs.x = c.placement.x;
+      cs.y = c.placement.y;
+      cs.facing = c.facing;
+      cs.fov = c.placement.fov;
+      cs.range = c.placement.range;
+      this.state.cameras.set(c.id, cs);
+    }
+
+    this.onMessage("respawn", (client, payload: unknown) => this.onRespawn(client, payload));
+    this.onMessage("*", (client, type) => {
+      this.stats.messagesUnknown++;
+      this.sendError(client, ERROR_CODES.messageUnknown, `message type ${JSON.stringify(String(type)).slice(0, 80)} is not handled by this room; it accepts: respawn (movement goes through room.input())`);
+    });
+
+    this.setFixedTimestep(() => this.tick(), s.tickRate);
+  }
+
+  override onJoin(client: Client, options: unknown = {}): void {
+    const parsed = JoinOptions.safeParse(options ?? {});
+    if (!parsed.success) {
+      throw new Refusal(`invalid join options: ${parsed.error.issues.map((i) => `${i.path.join(".") || "options"}: ${i.message}`).join("; ")}`);
+    }
+    let player;
+    try {
+      player = this.sim.addPlayer(client.sessionId, { spawn: parsed.data.spawn, team: parsed.data.team });
+    } catch (err) {
+      throw new Refusal((err as Error).message);
+    }
+    const ps = new PlayerState();
+    const at = player.body.getPosition();
+    ps.x = at.x;
+    ps.y = at.y;
+    ps.team = player.team;
+    this.state.players.set(client.sessionId, ps);
+    this.seats.set(client.sessionId, { motion: { vx: 0, vy: 0, facing: 0, crouch: false }, idleTicks: 0, errorSentAt: new Map(), frames: 0, framesResetAt: 0, kicked: false });
+
+    // Until the culling issue narrows it, every client sees every entity; only its own meters and events.
+    const view = new StateView();
+    client.view = view;
+    for (const other of this.clients) if (other !== client) other.view?.add(ps);
+    this.state.players.forEach((p) => view.add(p));
+    this.state.guards.forEach((g) => view.add(g));
+    this.state.cameras.forEach((c) => view.add(c));
+    view.add(ps, OWNER);
+    this.watchFrames(client);
+  }
+
+  override onDrop(client: Client, code?: number): void {
+    const seat = this.seats.get(client.sessionId);
+    if (seat === undefined) return; // a join that was refused
+    if (code === CloseCode.WITH_ERROR) this.stats.errorDisconnects++;
+    seat.motion.vx = 0;
+    seat.motion.vy = 0;
+    this.sim.setMotion(client.sessionId, seat.motion);
+    // A client the server closed for misbehaving does not get its seat held.
+    if (code === CloseCode.WITH_ERROR || seat.kicked) return;
+    void this.allowReconnection(client, this.settings.reconnectSeconds);
+  }
+
+  override onReconnect(client: Client): void {
+    this.watchFrames(client);
+  }
+
+  override onLeave(client: Client): void {
+    const ps = this.state.players.get(client.sessionId);
+    if (ps !== undefined) {
+      for (const other of this.clients) if (other.sessionId !== client.sessionId) other.view?.remove(ps);
+      this.state.players.delete(client.sessionId);
+    }
+    this.seats.delete(client.sessionId);
+    this.sim.removePlayer(client.sessionId);
+  }
+
+  override onDispose(): void {
+    this.sim?.dispose();
+  }
+
+  override onUncaughtException(error: RoomException, method: RoomMethodName): void {
+    if (error.cause instanceof Refusal) {
+      if (method === "onJoin") this.stats.joinsRefused++;
+      return;
+    }
+    this.stats.exceptions++;
+    // Bounded logging: a client that triggers a bug every frame must not flood the log as well.
+    if (this.exceptionLogs < 20 || this.stats.exceptions % 1000 === 0) {
+      this.exceptionLogs++;
+      console.error(`[stealth ${this.roomId}] ${method} threw (${this.stats.exceptions} so far): ${error.cause instanceof Error ? error.cause.stack : error.message}`);
+    }
+  }
+
+  /** One fixed step. */
+  private tick(): void {
+    const started = performance.now();
+    this.consumeInputs();
+    const stepStarted = performance.now();
+    const result = this.sim.step();
+    const stepMs = performance.now() - stepStarted;
+    this.syncState(result);
+    this.stats.rays += result.vision.rays;
+    this.stats.stalenessMax = result.vision.staleness.max;
+    this.stats.recordTick(performance.now() - started, stepMs);
+  }
+
+  private consumeInputs(): void {
+    const s = this.settings;
+    for (const [sid, seat] of this.seats) {
+      const input = this.inputs.get(sid);
+      while (input.size > s.inputBacklog) {
+        input.next();
+        this.stats.inputsSkipped++;
+      }
+      const frame = input.next();
+      if (frame === undefined) {
+        if (++seat.idleTicks === s.inputHoldTicks) {
+          seat.motion.vx = 0;
+          seat.motion.vy = 0;
+          this.sim.setMotion(sid, seat.motion);
+        }
+        continue;
+      }
+      seat.idleTicks = 0;
+      const ps = this.state.players.get(sid);
+      if (ps !== undefined) ps.ack = frame.seq;
+      if (frame.rejected || !applyInput(frame, seat.motion, this.sim.movement)) {
+        // Never guess at a broken frame: the character stops, and the sender learns why.
+        this.stats.inputsNonFinite++;
+        seat.motion.vx = 0;
+        seat.motion.vy = 0;
+        this.sim.setMotion(sid, seat.motion);
+        const client = this.clients.get(sid);
+        if (client !== undefined) this.sendError(client, ERROR_CODES.inputNonFinite, "input frame dropped: moveX, moveY and facing must be finite numbers");
+        continue;
+      }
+      this.stats.inputsApplied++;
+      this.sim.setMotion(sid, seat.motion);
+    }
+  }
+
+  private syncState(result: StepResult): void {
+    const state = this.state;
+    state.tick = result.tick;
+    for (const p of this.sim.players.values()) {
+      const ps = state.players.get(p.id);
+      if (ps === undefined) continue;
+      const at = p.body.getPosition();
+      ps.x = at.x;
+      ps.y = at.y;
+      ps.facing = p.facing;
+      ps.crouch = p.crouch;
+      ps.caught = p.caught;
+      ps.escapes = p.escapes;
+    }
+    for (const g of this.sim.guards) {
+      const gs = state.guards.get(g.id)!;
+      const at = g.body.getPosition();
+      gs.x = at.x;
+      gs.y = at.y;
+      gs.facing = g.brain.facing;
+      gs.alert = this.sim.alertOf(g.id);
+      gs.activity = g.brain.activity;
+    }
+    for (const c of this.sim.cameras) {
+      const cs = state.cameras.get(c.id)!;
+      cs.facing = c.facing;
+      cs.alert = this.sim.alertOf(c.id);
+    }
+    this.syncMeters();
+
+    for (const e of result.events) {
+      this.stats.detectionEvents++;
+      const ps = state.players.get(e.targetId);
+      if (ps === undefined) continue;
+      const notice = new DetectionNotice();
+      notice.seq = e.seq;
+      notice.tick = e.tick;
+      notice.type = e.type;
+      notice.observer = e.observerId;
+      notice.x = e.position.x;
+      notice.y = e.position.y;
+      ps.events.push(notice);
+      while (ps.events.length > EVENT_HISTORY) ps.events.shift();
+    }
+    for (const r of result.round) {
+      if (r.type === "escaped") this.stats.escapes++;
+      else this.stats.captures++;
+      this.clients.get(r.playerId)?.send(SERVER_MESSAGES.round, r.by === undefined ? { type: r.type } : { type: r.type, by: r.by });
+    }
+  }
+
+  /** Mirrors every awareness level above 0 into its target's `meters`, dropping meters back at 0. */
+  private meterStamp = 0;
+  private readonly meterSeen = new Map<object, number>();
+  private syncMeters(): void {
+    const stamp = ++this.meterStamp;
+    const players = this.state.players;
+    this.sim.awareness.forEachLevel((observerId, targetId, level) => {
+      const ps = players.get(targetId);
+      if (ps === undefined) return;
+      let meter = ps.meters.get(observerId);
+      if (meter === undefined) {
+        meter = new DetectionMeter();
+        ps.meters.set(observerId, meter);
+      }
+      // Hundredths are all a meter needs on screen, and they spare a patch on most ticks of a slow decay.
+      meter.level = Math.round(level * 100) / 100;
+      meter.state = this.sim.alertOf(observerId);
+      this.meterSeen.set(meter, stamp);
+    });
+    players.forEach((ps) => {
+      if (ps.meters.size === 0) return;
+      for (const [observerId, meter] of ps.meters) {
+        if (this.meterSeen.get(meter) !== stamp) {
+          ps.meters.delete(observerId);
+          this.meterSeen.delete(meter);
+        }
+      }
+    });
+  }
+
+  private onRespawn(client: Client, payload: unknown): void {
+    const parsed = RespawnMessage.safeParse(payload ?? {});
+    if (!parsed.success) {
+      this.stats.messagesInvalid++;
+      this.sendError(client, ERROR_CODES.messageInvalid, `respawn: ${parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ")}`);
+      return;
+    }
+    try {
+      this.sim.respawn(client.sessionId, parsed.data.spawn);
+    } catch (err) {
+      this.sendError(client, ERROR_CODES.messageRefused, `respawn: ${(err as Error).message}`);
+    }
+  }
+
+  /** Sends an `error` message, at most once per code per client per second. */
+  private sendError(client: Client, code: string, message: string): void {
+    const seat = this.seats.get(client.sessionId);
+    const now = this.clock.currentTime;
+    if (seat !== undefined) {
+      const last = seat.errorSentAt.get(code);
+      if (last !== undefined && now - last < 1000) return;
+      seat.errorSentAt.set(code, now);
+    }
+    client.send(SERVER_MESSAGES.error, { code, message });
+  }
+
+  /**
+   * Observes the client's raw frames next to Colyseus's own handler, to count what it drops silently
+   * (frames with a protocol code clients may not send, text frames), the flood disconnects it makes
+   * (the same per-second window and limit as Colyseus's check) and oversized frames.
+   */
+  private watchFrames(client: Client): void {
+    const seat = this.seats.get(client.sessionId);
+    if (seat === undefined) return;
+    client.ref.on("message", (data: unknown, isBinary?: boolean) => {
+      const now = this.clock.currentTime;
+      if (now >= seat.framesResetAt) {
+        seat.frames = 0;
+        seat.framesResetAt = now + 1000;
+      } else if (++seat.frames > this.maxMessagesPerSecond && !seat.kicked) {
+        seat.kicked = true;
+        this.stats.floodDisconnects++;
+      }
+      const first = data instanceof Uint8Array && data.length > 0 ? data[0]! & 0x1f : -1;
+      if (isBinary === false || !CLIENT_PROTOCOL_CODES.has(first)) this.stats.framesGarbage++;
+    });
+    // The WebSocket layer closes on a frame over maxPayload (the client sees 1009, the server only an
+    // abnormal close), so the reason is read from its error.
+    client.ref.on("error", (err: { code?: string }) => {
+      if (err?.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH" && !seat.kicked) {
+        seat.kicked = true;
+        this.stats.oversizedDisconnects++;
+      }
+    });
+  }
+
+}
+
+/** A `StealthRoom` class with some settings changed, for `defineRoom` (e.g. from environment variables). */
+export function stealthRoomWith(settings: Partial<StealthRoomSettings>): typeof StealthRoom {
+  const merged: StealthRoomSettings = { ...DEFAULT_ROOM_SETTINGS, ...settings };
+  return class ConfiguredStealthRoom extends StealthRoom {
+    override settings = merged;
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * A room's own figures: tick cost, what the scheduler and awareness did, and every rejected input,
+ * message or frame, by reason. Plain counters, read by tests, by `GET /stats` and by the load test.
+ */
+export class RoomStats {
+  ticks = 0;
+  /** Input frames simulated. */
+  inputsApplied = 0;
+  /** Input frames dropped because a number in them was NaN or Infinity (see `sanitizeMoveFrame`). */
+  inputsNonFinite = 0;
+  /** Input frames skipped because a client had queued more than the backlog limit (latency bound). */
+  inputsSkipped = 0;
+  /** Messages of a type the room does not handle. */
+  messagesUnknown = 0;
+  /** Messages of a known type whose payload failed validation. */
+  messagesInvalid = 0;
+  /** Frames whose protocol code the server does not accept from clients (dropped by Colyseus). */
+  framesGarbage = 0;
+  /** Clients disconnected for sending more than `maxMessagesPerSecond` frames (close 4002). */
+  floodDisconnects = 0;
+  /** Clients closed by the server with an error (4002: undecodable frame, flood, ...). */
+  errorDisconnects = 0;
+  /** Clients closed for a frame over the transport's size limit (close 1009). */
+  oversizedDisconnects = 0;
+  /** Joins turned down for bad options (invalid team, unknown spawn). */
+  joinsRefused = 0;
+  /** Exceptions caught by `onUncaughtException` (the room kept running). */
+  exceptions = 0;
+  /** Detection events produced. */
+  detectionEvents = 0;
+  /** Round outcomes. */
+  escapes = 0;
+  captures = 0;
+  /** Sight rays cast, summed over ticks. */
+  rays = 0;
+  /** Scheduler staleness (ticks) after the last tick: the worst pending observer. */
+  stalenessMax = 0;
+
+  private readonly tickMs: Float64Array;
+  private readonly stepMs: Float64Array;
+  private tickSamples = 0;
+
+  /** @param window number of recent ticks the tick-time percentiles cover (default 1200: a minute at 20 Hz) */
+  constructor(window = 1200) {
+    this.tickMs = new Float64Array(window);
+    this.stepMs = new Float64Array(window);
+  }
+
+  /** Records one tick's cost, milliseconds: the whole tick, and the simulation step inside it. */
+  recordTick(ms: number, stepMs: number): void {
+    const slot = this.tickSamples % this.tickMs.length;
+    this.tickMs[slot] = ms;
+    this.stepMs[slot] = stepMs;
+    this.tickSamples++;
+    this.ticks++;
+  }
+
+  /** Tick cost over the recent window (inputs + simulation + state sync), milliseconds. */
+  tickTime(): { p50: number; p99: number; max: number; samples: number } {
+    return this.window(this.tickMs);
+  }
+
+  /** Simulation step cost over the recent window (physics, vision, awareness, guards), milliseconds. */
+  stepTime(): { p50: number; p99: number; max: number; samples: number } {
+    return this.window(this.stepMs);
+  }
+
+  private window(samples: Float64Array): { p50: number; p99: number; max: number; samples: number } {
+    const n = Math.min(this.tickSamples, samples.length);
+    if (n === 0) return { p50: 0, p99: 0, max: 0, samples: 0 };
+    const sorted = Array.from(samples.subarray(0, n)).sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(n - 1, Math.floor(q * n))]!;
+    return { p50: at(0.5), p99: at(0.99), max: sorted[n - 1]!, samples: n };
+  }
+
+  /** Every rejection, summed. */
+  get rejections(): number {
+    return this.inputsNonFinite + this.joinsRefused + this.messagesUnknown + this.messagesInvalid + this.framesGarbage + this.floodDisconnects + this.oversizedDisconnects;
+  }
+
+  /** A JSON-ready copy. */
+  snapshot(): Record<string, unknown> {
+    return {
+      ticks: this.ticks,
+      tickMs: this.tickTime(),
+      stepMs: this.stepTime(),
+      rays: this.rays,
+      stalenessMax: this.stalenessMax,
+      detectionEvents: this.detectionEvents,
+      escapes: this.escapes,
+      captures: this.captures,
+      inputsApplied: this.inputsApplied,
+      rejected: {
+        total: this.rejections,
+        inputsNonFinite: this.inputsNonFinite,
+        inputsSkipped: this.inputsSkipped,
+        joinsRefused: this.joinsRefused,
+        messagesUnknown: this.messagesUnknown,
+        messagesInvalid: this.messagesInvalid,
+        framesGarbage: this.framesGarbage,
+        floodDisconnects: this.floodDisconnects,
+        oversizedDisconnects: this.oversizedDisconnects,
+      },
+      errorDisconnects: this.errorDisconnects,
+      exceptions: this.exceptions,
+    };
+  }
+}
