@@ -31,8 +31,14 @@ try {
   process.exit(2);
 }
 const catalog = MapCatalog.bundled();
+// Colyseus's listen() neither rejects nor returns when the port is taken: it only logs. Say so and stop.
+const http = (server.transport as unknown as { server?: import("node:http").Server }).server;
+http?.once("error", (err: NodeJS.ErrnoException) => {
+  console.error(`cannot listen on ${host}:${port}: ${err.code === "EADDRINUSE" ? "the port is in use (set PORT)" : err.message}`);
+  process.exit(1);
+});
 await server.listen(port, host);
-const address = (server.transport as unknown as { server?: { address(): unknown } }).server?.address();
+const address = http?.address();
 const actualPort = typeof address === "object" && address !== null && "port" in address ? (address as { port: number }).port : port;
 console.log(`stealth server listening on http://${host}:${actualPort} (node ${process.version})`);
 console.log(`  maps: ${catalog.names.join(", ") || "none"}${catalog.errors.length > 0 ? ` (${catalog.errors.length} failed to load, see above)` : ""}`);
