@@ -38,9 +38,9 @@ describe("npm start", () => {
     expect(output()).toMatch(/node v2[2-9]/);
     const map = await fetch(`${url}/maps/demo.tmj`);
     expect(map.status).toBe(200);
-    expect((await map.json()).width).toBe(40);
+    expect(((await map.json()) as { width: number }).width).toBe(40);
     expect((await fetch(`${url}/maps/..%2Fpackage.json`)).status).toBe(404);
-    const stats = await (await fetch(`${url}/stats`)).json();
+    const stats = (await (await fetch(`${url}/stats`)).json()) as { rooms: unknown[] };
     expect(stats.rooms).toEqual([]);
     expect((await fetch(`${url}/monitor/`)).status).toBe(404); // off without MONITOR_AUTH
     child.kill("SIGTERM");
