@@ -2,7 +2,7 @@ import { basicAuth, defineRoom, defineServer, matchMaker } from "@colyseus/core"
 import { monitor } from "@colyseus/monitor";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { join } from "node:path";
-import { MAPS_DIR, MapCatalog } from "./rooms/mapCatalog.js";
+import { MAP_NAME, MAPS_DIR, MapCatalog } from "./rooms/mapCatalog.js";
 import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/StealthRoom.js";
 
 export interface StealthServerOptions {
@@ -29,13 +29,13 @@ export function createStealthServer(options: StealthServerOptions = {}) {
     rooms: { stealth: defineRoom(roomClass) },
     express: (app) => {
       app.get("/maps/:file", (req, res) => {
-        const match = /^([\w-]{1,64})\.tmj$/.exec(req.params.file);
+        const name = req.params.file.replace(/\.tmj$/, "");
         const catalog = options.room?.catalog ?? MapCatalog.bundled();
-        if (match === null || catalog.get(match[1]!) === undefined) {
+        if (!req.params.file.endsWith(".tmj") || !MAP_NAME.test(name) || catalog.get(name) === undefined) {
           res.status(404).json({ error: `no such map; available: ${catalog.names.map((n) => `${n}.tmj`).join(", ")}` });
           return;
         }
-        res.sendFile(join(MAPS_DIR, `${match[1]}.tmj`), (err) => {
+        res.sendFile(join(MAPS_DIR, `${name}.tmj`), (err) => {
           if (err && !res.headersSent) res.status(404).json({ error: "map file not readable" });
         });
       });

@@ -63,8 +63,11 @@ export type PlayerState = InstanceType<typeof PlayerState>;
 /** How many detection events a character keeps in `events`. */
 export const EVENT_HISTORY = 8;
 
-/** A patrolling guard, keyed by its map name (or `guard-<object id>` when unnamed). */
-export const GuardState = schema({
+/**
+ * What guards and cameras share: where they stand and their cone (meters, radians), and their awareness
+ * state. A function, so each schema gets its own field builders.
+ */
+const viewerFields = () => ({
   x: t.float32().default(0),
   y: t.float32().default(0),
   facing: t.float32().default(0),
@@ -73,20 +76,18 @@ export const GuardState = schema({
   range: t.float32().default(0),
   /** Awareness state: "idle" | "suspicious" | "alerted" | "searching". */
   alert: t.string().default("idle"),
+});
+
+/** A patrolling guard, keyed `guard:<map name>` (`guard:<object id>` when unnamed). */
+export const GuardState = schema({
+  ...viewerFields(),
   /** What it is doing: "patrol" | "turn" | "investigate" | "pursue" | "search" | "return". */
   activity: t.string().default("patrol"),
 }, "GuardState");
 export type GuardState = InstanceType<typeof GuardState>;
 
-/** A fixed, sweeping security camera, keyed by its map name (or `camera-<object id>`). */
-export const CameraState = schema({
-  x: t.float32().default(0),
-  y: t.float32().default(0),
-  facing: t.float32().default(0),
-  fov: t.float32().default(0),
-  range: t.float32().default(0),
-  alert: t.string().default("idle"),
-}, "CameraState");
+/** A fixed, sweeping security camera, keyed `camera:<map name>` (`camera:<object id>` when unnamed). */
+export const CameraState = schema(viewerFields(), "CameraState");
 export type CameraState = InstanceType<typeof CameraState>;
 
 /** The room's root state. */

@@ -2,6 +2,7 @@ import { CloseCode, ErrorCode, Room, ServerError, type Client, type RoomExceptio
 import { StateView } from "@colyseus/schema";
 import { applyInput, type Motion } from "../../shared/movement/applyInput.js";
 import {
+  CLIENT_MESSAGES,
   ERROR_CODES,
   JoinOptions,
   MoveInput,
@@ -11,7 +12,7 @@ import {
 } from "../../shared/protocol.js";
 import { CameraState, DetectionMeter, DetectionNotice, EVENT_HISTORY, GuardState, OWNER, PlayerState, StealthState } from "../../shared/schema.js";
 import { StealthSimulation, type SimulationOptions, type StepResult } from "../sim/stealthSimulation.js";
-import { DEFAULT_MAP, MapCatalog } from "./mapCatalog.js";
+import { DEFAULT_MAP, MAP_NAME, MapCatalog } from "./mapCatalog.js";
 import { RoomStats } from "./roomStats.js";
 
 /** Server-side settings of a stealth room (clients cannot change them). */
@@ -97,13 +98,15 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   sim!: StealthSimulation;
 
   private readonly seats = new Map<string, Seat>();
+  /** Meters written this tick (reused), so the ones whose level fell back to 0 can be dropped. */
+  private readonly touchedMeters = new Set<DetectionMeter>();
   private exceptionLogs = 0;
 
   override onCreate(options: { map?: unknown } = {}): void {
     const s = this.settings;
     const catalog = s.catalog ?? MapCatalog.bundled();
     const name = options.map ?? DEFAULT_MAP;
-    if (typeof name !== "string" || !/^[\w-]{1,64}$/.test(name)) {
+    if (typeof name !== "string" || !MAP_NAME.test(name)) {
       throw new Refusal(`option "map" must be a map name (letters, digits, '_', '-'); available: ${catalog.names.join(", ")}`);
     }
     const map = catalog.get(name);
@@ -139,7 +142,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.onMessage("respawn", (client, payload: unknown) => this.onRespawn(client, payload));
     this.onMessage("*", (client, type) => {
       this.stats.messagesUnknown++;
-      this.sendError(client, ERROR_CODES.messageUnknown, `message type ${JSON.stringify(String(type)).slice(0, 80)} is not handled by this room; it accepts: respawn (movement goes through room.input())`);
+      this.sendError(client, ERROR_CODES.messageUnknown, `message type ${JSON.stringify(String(type)).slice(0, 80)} is not handled by this room; it accepts: ${CLIENT_MESSAGES.join(", ")} (movement goes through room.input())`);
     });
 
     this.setFixedTimestep(() => this.tick(), s.tickRate);
@@ -318,10 +321,9 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   }
 
   /** Mirrors every awareness level above 0 into its target's `meters`, dropping meters back at 0. */
-  private meterStamp = 0;
-  private readonly meterSeen = new Map<object, number>();
   private syncMeters(): void {
-    const stamp = ++this.meterStamp;
+    const touched = this.touchedMeters;
+    touched.clear();
     const players = this.state.players;
     this.sim.awareness.forEachLevel((observerId, targetId, level) => {
       const ps = players.get(targetId);
@@ -334,15 +336,12 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
       // Hundredths are all a meter needs on screen, and they spare a patch on most ticks of a slow decay.
       meter.level = Math.round(level * 100) / 100;
       meter.state = this.sim.alertOf(observerId);
-      this.meterSeen.set(meter, stamp);
+      touched.add(meter);
     });
     players.forEach((ps) => {
       if (ps.meters.size === 0) return;
       for (const [observerId, meter] of ps.meters) {
-        if (this.meterSeen.get(meter) !== stamp) {
-          ps.meters.delete(observerId);
-          this.meterSeen.delete(meter);
-        }
+        if (!touched.has(meter)) ps.meters.delete(observerId);
       }
     });
   }

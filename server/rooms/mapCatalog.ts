@@ -4,6 +4,9 @@ import { loadMapsDir, type MapError, type StealthMap } from "../sim/tiledMap.js"
 /** The folder of maps shipped with the server (`server/maps`). */
 export const MAPS_DIR = fileURLToPath(new URL("../maps/", import.meta.url));
 
+/** What a map name may look like (the file name without `.tmj`): nothing that could walk a path. */
+export const MAP_NAME = /^[\w-]{1,64}$/;
+
 /** The map a room plays when its create options name none. */
 export const DEFAULT_MAP = "demo";
 

@@ -92,13 +92,6 @@ export class NavGrid {
     return c >= 0 && this.blocked[c] === 0;
   }
 
-  /** Number of walkable cells. */
-  get freeCells(): number {
-    let n = 0;
-    for (let i = 0; i < this.blocked.length; i++) if (this.blocked[i] === 0) n++;
-    return n;
-  }
-
   /**
    * A walkable path from (fromX, fromY) toward (toX, toY), meters, written into `out` as waypoints after
    * the start (the last one is the goal itself, or the centre of the nearest free cell when the goal is

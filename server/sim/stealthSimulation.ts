@@ -4,7 +4,7 @@ import { AwarenessModel, type AwarenessOptions, type DetectionEvent, type Observ
 import type { VisionOptions, VisionTickReport } from "../vision/types.js";
 import { VisionSystem } from "../vision/visionSystem.js";
 import { cameraFacing } from "./cameraSweep.js";
-import { GuardBrain, type GuardActivity, type GuardCommand, type GuardRules, type GuardSenses } from "./guardBrain.js";
+import { GuardBrain, type GuardCommand, type GuardRules, type GuardSenses } from "./guardBrain.js";
 import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS, type MapWorld } from "./mapWorld.js";
 import { NavGrid, type Waypoint } from "./navGrid.js";
 import { PatrolRoute } from "./patrolRoute.js";
@@ -173,11 +173,6 @@ export class StealthSimulation {
     }
   }
 
-  /** Spawn names of the map. */
-  get spawnNames(): string[] {
-    return this.map.spawns.map((s) => s.name);
-  }
-
   /**
    * Adds a player character at the named spawn (round-robin when omitted). Throws a RangeError for an
    * unknown spawn or a duplicate id.
@@ -296,11 +291,6 @@ export class StealthSimulation {
   /** The awareness state of a guard or camera ("idle" for unknown ids). */
   alertOf(observerId: string): ObserverState {
     return this.awareness.state(observerId);
-  }
-
-  /** What a guard is doing. */
-  activityOf(guard: SimGuard): GuardActivity {
-    return guard.brain.activity;
   }
 
   /** Releases the world's listeners. The simulation must not be used after. */
