@@ -11,9 +11,11 @@ import {
   sanitizeMoveFrame,
 } from "../../shared/protocol.js";
 import { CameraState, DetectionMeter, DetectionNotice, EVENT_HISTORY, GuardState, OWNER, PlayerState, StealthState } from "../../shared/schema.js";
+import { StealthCulling, type CullingOptions } from "../culling/stealthCulling.js";
 import { StealthSimulation, type SimulationOptions, type StepResult } from "../sim/stealthSimulation.js";
 import { DEFAULT_MAP, MAP_NAME, MapCatalog } from "./mapCatalog.js";
 import { RoomStats } from "./roomStats.js";
+import { RoundTripProbe, type PingableSocket } from "./roundTripProbe.js";
 
 /** Server-side settings of a stealth room (clients cannot change them). */
 export interface StealthRoomSettings {
@@ -36,6 +38,10 @@ export interface StealthRoomSettings {
   inputHoldTicks: number;
   /** Options of the simulation (vision, awareness, guards, movement). */
   simulation: SimulationOptions;
+  /** Anti-wallhack culling: range, linger, round-trip cap, audit (see `StealthCulling`). */
+  culling: CullingOptions;
+  /** Milliseconds between round-trip pings to each client. */
+  pingIntervalMs: number;
   /** Where maps come from. Default: the bundled `server/maps`. */
   catalog?: MapCatalog;
 }
@@ -48,6 +54,8 @@ export const DEFAULT_ROOM_SETTINGS: Readonly<StealthRoomSettings> = Object.freez
   inputBacklog: 3,
   inputHoldTicks: 5,
   simulation: {},
+  culling: {},
+  pingIntervalMs: 1000,
 });
 
 /** Per-session bookkeeping that survives a reconnection. */
@@ -96,7 +104,12 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   readonly stats = new RoomStats();
   /** The simulation (set in `onCreate`). */
   sim!: StealthSimulation;
+  /** Who may receive what (set in `onCreate`). */
+  culling!: StealthCulling;
 
+  /** Each session's StateView (a reconnected client keeps its view). */
+  private readonly views = new Map<string, StateView>();
+  private readonly probe = new RoundTripProbe();
   private readonly seats = new Map<string, Seat>();
   /** Meters written this tick (reused), so the ones whose level fell back to 0 can be dropped. */
   private readonly touchedMeters = new Set<DetectionMeter>();
@@ -116,6 +129,18 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.maxClients = s.maxClients;
     this.maxMessagesPerSecond = s.maxMessagesPerSecond;
     this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate });
+    this.culling = new StealthCulling(
+      this.sim,
+      s.culling,
+      (sessionId, entityId) => {
+        const entity = this.entityState(entityId);
+        if (entity !== undefined) this.views.get(sessionId)?.add(entity);
+      },
+      (sessionId, entityId) => {
+        const entity = this.entityState(entityId);
+        if (entity !== undefined) this.views.get(sessionId)?.remove(entity);
+      },
+    );
     this.state.map = map.name;
     void this.setMetadata({ map: map.name });
 
@@ -146,6 +171,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     });
 
     this.setFixedTimestep(() => this.tick(), s.tickRate);
+    this.clock.setInterval(() => this.probe.pingAll(), s.pingIntervalMs);
   }
 
   override onJoin(client: Client, options: unknown = {}): void {
@@ -167,13 +193,11 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.state.players.set(client.sessionId, ps);
     this.seats.set(client.sessionId, { motion: { vx: 0, vy: 0, facing: 0, crouch: false }, idleTicks: 0, errorSentAt: new Map(), frames: 0, framesResetAt: 0, kicked: false });
 
-    // Until the culling issue narrows it, every client sees every entity; only its own meters and events.
+    // The view starts with the character and its teammates; culling adds what the team could see soon.
     const view = new StateView();
     client.view = view;
-    for (const other of this.clients) if (other !== client) other.view?.add(ps);
-    this.state.players.forEach((p) => view.add(p));
-    this.state.guards.forEach((g) => view.add(g));
-    this.state.cameras.forEach((c) => view.add(c));
+    this.views.set(client.sessionId, view);
+    this.culling.addClient(client.sessionId, client.sessionId);
     view.add(ps, OWNER);
     this.watchFrames(client);
   }
@@ -194,17 +218,27 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.watchFrames(client);
   }
 
+  /** The schema object of a player, guard or camera, by entity id. */
+  private entityState(id: string): PlayerState | GuardState | CameraState | undefined {
+    return this.state.players.get(id) ?? this.state.guards.get(id) ?? this.state.cameras.get(id);
+  }
+
   override onLeave(client: Client): void {
-    const ps = this.state.players.get(client.sessionId);
+    const sid = client.sessionId;
+    const ps = this.state.players.get(sid);
     if (ps !== undefined) {
-      for (const other of this.clients) if (other.sessionId !== client.sessionId) other.view?.remove(ps);
-      this.state.players.delete(client.sessionId);
+      for (const [other, view] of this.views) if (other !== sid && this.culling.has(other, sid)) view.remove(ps);
+      this.state.players.delete(sid);
     }
-    this.seats.delete(client.sessionId);
-    this.sim.removePlayer(client.sessionId);
+    this.seats.delete(sid);
+    this.views.delete(sid);
+    this.probe.unwatch(sid);
+    this.culling.removeClient(sid);
+    this.sim.removePlayer(sid);
   }
 
   override onDispose(): void {
+    this.culling?.dispose();
     this.sim?.dispose();
   }
 
@@ -228,10 +262,43 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     const stepStarted = performance.now();
     const result = this.sim.step();
     const stepMs = performance.now() - stepStarted;
+    // Culling before the state sync, so meters and events can follow what each view holds this tick.
+    const cullStarted = performance.now();
+    this.updateCulling(result.tick);
+    const cullMs = performance.now() - cullStarted;
     this.syncState(result);
     this.stats.rays += result.vision.rays;
     this.stats.stalenessMax = result.vision.staleness.max;
-    this.stats.recordTick(performance.now() - started, stepMs);
+    this.stats.recordTick(performance.now() - started, stepMs, cullMs);
+  }
+
+  private updateCulling(tick: number): void {
+    const st = this.stats;
+    let p50 = 0;
+    let max = 0;
+    const rtts: number[] = [];
+    for (const sid of this.views.keys()) {
+      const rtt = this.probe.estimate(sid);
+      this.culling.setRoundTrip(sid, rtt);
+      if (rtt !== undefined) rtts.push(rtt);
+    }
+    if (rtts.length > 0) {
+      rtts.sort((a, b) => a - b);
+      p50 = rtts[Math.floor(rtts.length / 2)]!;
+      max = rtts[rtts.length - 1]!;
+    }
+    st.roundTripMs = { p50, max, clients: rtts.length };
+    const r = this.culling.update(tick);
+    st.viewAdds += r.churn.adds;
+    st.viewRemoves += r.churn.removes;
+    st.viewClientTicks += this.views.size;
+    if (r.churn.maxPerClient > st.viewChurnMaxPerClient) st.viewChurnMaxPerClient = r.churn.maxPerClient;
+    st.potentiallyVisible = r.potentiallyVisible;
+    if (r.audit !== undefined) {
+      st.leaks = r.audit.leaks;
+      st.popIns = r.audit.popIns;
+      st.auditedClientTicks = r.audit.clientTicks - r.audit.excused;
+    }
   }
 
   private consumeInputs(): void {
@@ -307,7 +374,8 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
       notice.seq = e.seq;
       notice.tick = e.tick;
       notice.type = e.type;
-      notice.observer = e.observerId;
+      // An event must not name (and so locate) an observer the target's client may not see.
+      notice.observer = this.culling.has(e.targetId, e.observerId) ? e.observerId : "";
       notice.x = e.position.x;
       notice.y = e.position.y;
       ps.events.push(notice);
@@ -316,7 +384,8 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     for (const r of result.round) {
       if (r.type === "escaped") this.stats.escapes++;
       else this.stats.captures++;
-      this.clients.get(r.playerId)?.send(SERVER_MESSAGES.round, r.by === undefined ? { type: r.type } : { type: r.type, by: r.by });
+      const by = r.by !== undefined && this.culling.has(r.playerId, r.by) ? r.by : undefined;
+      this.clients.get(r.playerId)?.send(SERVER_MESSAGES.round, by === undefined ? { type: r.type } : { type: r.type, by });
     }
   }
 
@@ -327,7 +396,8 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     const players = this.state.players;
     this.sim.awareness.forEachLevel((observerId, targetId, level) => {
       const ps = players.get(targetId);
-      if (ps === undefined) return;
+      // A meter names its observer: it reaches the target only while the observer is in the target's view.
+      if (ps === undefined || !this.culling.has(targetId, observerId)) return;
       let meter = ps.meters.get(observerId);
       if (meter === undefined) {
         meter = new DetectionMeter();
@@ -380,6 +450,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   private watchFrames(client: Client): void {
     const seat = this.seats.get(client.sessionId);
     if (seat === undefined) return;
+    this.probe.watch(client.sessionId, client.ref as unknown as PingableSocket);
     client.ref.on("message", (data: unknown, isBinary?: boolean) => {
       const now = this.clock.currentTime;
       if (now >= seat.framesResetAt) {

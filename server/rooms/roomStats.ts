@@ -35,22 +35,39 @@ export class RoomStats {
   rays = 0;
   /** Scheduler staleness (ticks) after the last tick: the worst pending observer. */
   stalenessMax = 0;
+  /** Culling: entities added to / removed from client views, summed; the largest per client in one tick. */
+  viewAdds = 0;
+  viewRemoves = 0;
+  viewChurnMaxPerClient = 0;
+  /** Client-ticks of view upkeep (the denominator of churn per client per tick). */
+  viewClientTicks = 0;
+  /** Entities potentially visible after the last tick, summed over teams. */
+  potentiallyVisible = 0;
+  /** Truth harness (when `culling.audit` is on): leaks and pop-ins (both must stay 0), client-ticks audited. */
+  leaks = 0;
+  popIns = 0;
+  auditedClientTicks = 0;
+  /** Round trips (ms) measured by WebSocket ping, latest per client: p50 and max over clients. */
+  roundTripMs = { p50: 0, max: 0, clients: 0 };
 
   private readonly tickMs: Float64Array;
   private readonly stepMs: Float64Array;
+  private readonly cullMs: Float64Array;
   private tickSamples = 0;
 
   /** @param window number of recent ticks the tick-time percentiles cover (default 1200: a minute at 20 Hz) */
   constructor(window = 1200) {
     this.tickMs = new Float64Array(window);
     this.stepMs = new Float64Array(window);
+    this.cullMs = new Float64Array(window);
   }
 
-  /** Records one tick's cost, milliseconds: the whole tick, and the simulation step inside it. */
-  recordTick(ms: number, stepMs: number): void {
+  /** Records one tick's cost, milliseconds: the whole tick, and the simulation step and culling inside it. */
+  recordTick(ms: number, stepMs: number, cullMs = 0): void {
     const slot = this.tickSamples % this.tickMs.length;
     this.tickMs[slot] = ms;
     this.stepMs[slot] = stepMs;
+    this.cullMs[slot] = cullMs;
     this.tickSamples++;
     this.ticks++;
   }
@@ -63,6 +80,11 @@ export class RoomStats {
   /** Simulation step cost over the recent window (physics, vision, awareness, guards), milliseconds. */
   stepTime(): { p50: number; p99: number; max: number; samples: number } {
     return this.window(this.stepMs);
+  }
+
+  /** Culling cost over the recent window (potential sight + view upkeep, plus the audit when on), milliseconds. */
+  cullTime(): { p50: number; p99: number; max: number; samples: number } {
+    return this.window(this.cullMs);
   }
 
   private window(samples: Float64Array): { p50: number; p99: number; max: number; samples: number } {
@@ -86,6 +108,18 @@ export class RoomStats {
       stepMs: this.stepTime(),
       rays: this.rays,
       stalenessMax: this.stalenessMax,
+      culling: {
+        ms: this.cullTime(),
+        potentiallyVisible: this.potentiallyVisible,
+        viewAdds: this.viewAdds,
+        viewRemoves: this.viewRemoves,
+        churnPerClientTick: this.viewClientTicks === 0 ? 0 : (this.viewAdds + this.viewRemoves) / this.viewClientTicks,
+        churnMaxPerClient: this.viewChurnMaxPerClient,
+        leaks: this.leaks,
+        popIns: this.popIns,
+        auditedClientTicks: this.auditedClientTicks,
+        roundTripMs: this.roundTripMs,
+      },
       detectionEvents: this.detectionEvents,
       escapes: this.escapes,
       captures: this.captures,

@@ -4,7 +4,7 @@ import { AwarenessModel, type AwarenessOptions, type DetectionEvent, type Observ
 import type { VisionOptions, VisionTickReport } from "../vision/types.js";
 import { VisionSystem } from "../vision/visionSystem.js";
 import { cameraFacing } from "./cameraSweep.js";
-import { GuardBrain, type GuardCommand, type GuardRules, type GuardSenses } from "./guardBrain.js";
+import { DEFAULT_GUARD_RULES, GuardBrain, type GuardCommand, type GuardRules, type GuardSenses } from "./guardBrain.js";
 import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS, type MapWorld } from "./mapWorld.js";
 import { NavGrid, type Waypoint } from "./navGrid.js";
 import { PatrolRoute } from "./patrolRoute.js";
@@ -104,6 +104,8 @@ export class StealthSimulation {
   readonly tickRate: number;
   readonly dt: number;
   readonly movement: MovementRules;
+  /** The guards' rules (defaults merged with `options.guards`). */
+  readonly guardRules: GuardRules;
   readonly characterRadius: number;
   readonly guards: SimGuard[] = [];
   readonly cameras: SimCamera[] = [];
@@ -134,6 +136,7 @@ export class StealthSimulation {
     this.tickRate = o.tickRate;
     this.dt = 1 / o.tickRate;
     this.movement = o.movement ?? DEFAULT_MOVEMENT_RULES;
+    this.guardRules = { ...DEFAULT_GUARD_RULES, ...options.guards };
     this.characterRadius = o.characterRadius;
     this.crouchVisibility = o.crouchVisibility;
     this.catchReach = o.catchReach;

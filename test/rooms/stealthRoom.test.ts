@@ -62,7 +62,7 @@ async function ticks(room: StealthRoom, n: number): Promise<void> {
 }
 
 describe("the stealth room", () => {
-  it("a player joins the demo map and receives the map name, the tick, itself, the guards and the cameras", async () => {
+  it("a player joins the demo map and receives the map name, the tick, itself, and only the guards and cameras it could see", async () => {
     const room = await colyseus.createRoom<StealthRoom>("stealth", {});
     const client = await colyseus.connectTo(room, { spawn: "B" });
     await room.waitForNextPatch();
@@ -78,10 +78,16 @@ describe("the stealth room", () => {
     expect(me.y).toBeCloseTo(27, 1);
     expect(me.team).toBe("infiltrators");
     expect(me.meters.size).toBe(0);
-    expect(state.guards.size).toBe(6);
-    expect([...state.guards.keys()]).toContain("guard:Ada");
-    expect(state.cameras.size).toBe(2);
-    expect(state.guards.get("guard:Ada").alert).toBe("idle");
+    // Exactly what the server's culling let through: some guards and cameras, not all of them.
+    await ticks(room, 1);
+    await client.waitForNextPatch();
+    const expectedGuards = [...room.state.guards.keys()].filter((id) => room.culling.has(client.sessionId, id)).sort();
+    const expectedCameras = [...room.state.cameras.keys()].filter((id) => room.culling.has(client.sessionId, id)).sort();
+    expect([...state.guards.keys()].sort()).toEqual(expectedGuards);
+    expect([...state.cameras.keys()].sort()).toEqual(expectedCameras);
+    // The spawn room is walled in: none of the 6 guards and 2 cameras could be seen from it.
+    expect(expectedGuards.length + expectedCameras.length).toBeLessThan(8);
+    for (const id of expectedGuards) expect(state.guards.get(id).alert).toBe("idle");
   });
 
   it("input moves the character at the server's speed and is acknowledged", async () => {
@@ -303,7 +309,8 @@ describe("the stealth room", () => {
     let roundedWall = false;
     const steer = setInterval(() => {
       const me = state.players.get(client.sessionId);
-      const ed = state.guards.get("guard:Ed");
+      // The server's copy: the client receives Ed only once it could see it.
+      const ed = room.state.guards.get("guard:Ed");
       if (me === undefined || ed === undefined) return;
       if (!roundedWall && Math.hypot(me.x - 13, me.y - 27.5) < 0.5) roundedWall = true;
       const goal = roundedWall ? { x: ed.x + 4 * Math.cos(ed.facing), y: ed.y + 4 * Math.sin(ed.facing) } : { x: 13, y: 27.5 };

@@ -1,0 +1,240 @@
+import type { Body, World } from "planck";
+import { VisionSystem } from "../vision/visionSystem.js";
+import { HIDDEN_MARGIN, type PotentialSight } from "./potentialSight.js";
+import type { ViewKeeper } from "./viewKeeper.js";
+
+/** Options of a {@link CullingAudit}. */
+export interface CullingAuditOptions {
+  /** Category bits that block sight for the truth (the characters' real sight). */
+  opaqueMask: number;
+  /** Seconds per tick. */
+  tickSeconds: number;
+  /** The linger of the views audited, ticks. */
+  lingerTicks: number;
+  /**
+   * Per-tick displacement (meters) beyond which an entity counts as teleported (a respawn): for the
+   * ticks its clients need to hear of it, pop-ins involving it are not counted.
+   */
+  teleportDistance: number;
+}
+
+/** Leak and pop-in counts. */
+export interface AuditCounts {
+  /** Entities in a view that were neither potentially visible (exact oracle) nor lingering. Must be 0. */
+  leaks: number;
+  /** Entities a character truly saw (exact sight) missing from what its client had received. Must be 0. */
+  popIns: number;
+  /** Client-ticks audited. */
+  clientTicks: number;
+  /** Client-ticks skipped while a teleport (or a fresh join) was still travelling to the client. */
+  excused: number;
+  /** Exact sight checks made for pop-ins (entities in range and out of the view). */
+  truthChecks: number;
+  /** Oracle evaluations made for leaks. */
+  oracleChecks: number;
+}
+
+/** Longest one-way delay the history covers, ticks. */
+const HISTORY = 30;
+
+interface AuditedClient {
+  readonly character: string;
+  /** Round-trip time the client really has, ms (the delay before a view reaches it is half of it). */
+  roundTripMs: number;
+  /** Entity id -> bit k set if the entity was in the view k ticks ago. */
+  readonly history: Map<string, number>;
+  joinedAt: number;
+}
+
+/**
+ * The truth harness: every tick, compares what each client's view holds with exact oracles.
+ *
+ * - A **leak** is an entity in the view that is neither potentially visible to the client's team (the
+ *   same disc-to-disc rule as `PotentialSight`, recomputed by brute force over every occluder, no grid, no
+ *   cache) in any of the last `lingerTicks + 1` ticks, nor the client's own character or a teammate.
+ * - A **pop-in** is an entity the client's own character truly sees now (the vision engine's exact
+ *   `check`: all around, the culling range, the entity's real body, three rays) that was not in the view
+ *   the client has received by now: the view of `ceil(roundTrip / 2 / tick)` ticks ago, since a patch
+ *   takes half a round trip to arrive.
+ *
+ * Costly by design (exact rays and a brute-force oracle): tests run it every tick; a room runs it when
+ * asked to (see the README).
+ */
+export class CullingAudit {
+  readonly counts: AuditCounts = { leaks: 0, popIns: 0, clientTicks: 0, excused: 0, truthChecks: 0, oracleChecks: 0 };
+  /** Details of the last few failures, for test messages. */
+  readonly failures: string[] = [];
+  private readonly truth: VisionSystem;
+  private readonly clients = new Map<string, AuditedClient>();
+  private readonly bodies = new Map<string, Body | undefined>();
+  private readonly lastAt = new Map<string, { x: number; y: number; teleportedAt: number }>();
+  /** (team, entity) -> bit k set if the oracle found it potentially visible k ticks ago. */
+  private readonly potential = new Map<string, Map<string, number>>();
+  private readonly scratch = { x: 0, y: 0, radius: 0 };
+  private readonly other = { x: 0, y: 0, radius: 0 };
+  private tick = 0;
+
+  constructor(world: World, private readonly sight: PotentialSight, private readonly keeper: ViewKeeper, private readonly options: CullingAuditOptions) {
+    this.truth = new VisionSystem(world, { opaqueMask: options.opaqueMask, raysPerTick: Infinity });
+  }
+
+  /** Releases the truth engine's world listeners. */
+  dispose(): void {
+    this.truth.dispose();
+  }
+
+  /** Starts auditing a client whose character is `character`, with its real round trip (ms). */
+  addClient(clientId: string, character: string, roundTripMs: number): void {
+    this.clients.set(clientId, { character, roundTripMs, history: new Map(), joinedAt: this.tick });
+  }
+
+  setRoundTrip(clientId: string, roundTripMs: number): void {
+    const c = this.clients.get(clientId);
+    if (c !== undefined) c.roundTripMs = roundTripMs;
+  }
+
+  removeClient(clientId: string): void {
+    this.clients.delete(clientId);
+  }
+
+  /** Registers the body of an entity, so the truth treats its fixtures as the target (and the eye's own). */
+  setBody(id: string, body: Body | undefined): void {
+    this.bodies.set(id, body);
+  }
+
+  /** Audits the views as they stand after `ViewKeeper.update(tick)`. */
+  audit(tick: number): AuditCounts {
+    this.tick = tick;
+    this.syncTruth();
+    const o = this.options;
+    const linger = (1 << (o.lingerTicks + 1)) - 1;
+    // Shift every history one tick back.
+    for (const c of this.clients.values()) shift(c.history);
+    for (const m of this.potential.values()) shift(m);
+
+    for (const [clientId, c] of this.clients) {
+      const view = this.keeper.viewOf(clientId);
+      const team = this.sight.teamOf(c.character);
+      if (view === undefined || team === undefined) continue;
+      for (const id of view.keys()) c.history.set(id, (c.history.get(id) ?? 0) | 1);
+      let pv = this.potential.get(team);
+      if (pv === undefined) this.potential.set(team, (pv = new Map()));
+      this.counts.clientTicks++;
+
+      // Leaks.
+      for (const id of view.keys()) {
+        if (this.sight.teamOf(id) === team) continue;
+        let bits = pv.get(id) ?? 0;
+        if ((bits & 1) === 0 && this.oracleSees(team, id)) {
+          bits |= 1;
+          pv.set(id, bits);
+        }
+        if ((bits & linger) === 0) this.fail("leak", `tick ${tick}: ${clientId}'s view holds ${id}, not potentially visible for ${o.lingerTicks + 1} ticks`);
+      }
+
+      // Pop-ins.
+      const delay = Math.min(HISTORY - 1, Math.ceil(c.roundTripMs / 2 / 1000 / o.tickSeconds - 1e-9));
+      if (tick - c.joinedAt < delay || this.teleportedWithin(c.character, delay + 1)) {
+        this.counts.excused++;
+        continue;
+      }
+      const me = this.scratch;
+      this.sight.read(c.character, me);
+      const reachBase = this.sight.range;
+      for (const id of this.sight.entityIds()) {
+        if (id === c.character || this.sight.teamOf(id) === team) continue;
+        if (((c.history.get(id) ?? 0) >> delay & 1) === 1) continue;
+        const it = this.other;
+        this.sight.read(id, it);
+        const reach = reachBase + it.radius;
+        if ((it.x - me.x) ** 2 + (it.y - me.y) ** 2 > reach * reach) continue;
+        if (this.teleportedWithin(id, delay + 1)) continue;
+        this.counts.truthChecks++;
+        if (this.truth.check(c.character, id)) {
+          this.fail("popIn", `tick ${tick}: ${c.character} sees ${id} at (${it.x.toFixed(2)}, ${it.y.toFixed(2)}) from (${me.x.toFixed(2)}, ${me.y.toFixed(2)}), missing from ${clientId}'s view of ${delay} ticks ago`);
+        }
+      }
+    }
+    return this.counts;
+  }
+
+  /** The oracle: brute force over every character of the team and every occluder, no grid, no cache. */
+  private oracleSees(team: string, id: string): boolean {
+    this.counts.oracleChecks++;
+    const it = this.other;
+    if (!this.sight.read(id, it)) return false;
+    const eye = this.scratch;
+    const d = this.sight.lookahead(team);
+    const occ = this.sight.occluders;
+    for (const member of this.sight.membersOf(team)) {
+      this.sight.read(member, eye);
+      const reach = this.sight.range + it.radius + 2 * d;
+      if ((it.x - eye.x) ** 2 + (it.y - eye.y) ** 2 > reach * reach) continue;
+      let hidden = false;
+      for (let k = 0; k < occ.size && !hidden; k++) {
+        if (!occ.touches(k, eye.x, eye.y, it.x, it.y)) continue;
+        hidden = occ.margin(k, eye.x, eye.y, eye.radius + d, it.x, it.y, it.radius + d) < HIDDEN_MARGIN;
+      }
+      if (!hidden) return true;
+    }
+    return false;
+  }
+
+  private syncTruth(): void {
+    const s = this.scratch;
+    const truth = this.truth;
+    for (const id of this.sight.entityIds()) {
+      this.sight.read(id, s);
+      const last = this.lastAt.get(id);
+      if (last === undefined) {
+        this.lastAt.set(id, { x: s.x, y: s.y, teleportedAt: this.tick });
+      } else {
+        if ((s.x - last.x) ** 2 + (s.y - last.y) ** 2 > this.options.teleportDistance ** 2) last.teleportedAt = this.tick;
+        last.x = s.x;
+        last.y = s.y;
+      }
+      const body = this.bodies.get(id);
+      if (truth.size.observables === 0 || !this.truthHas(id)) {
+        truth.addObservable(id, { position: { x: s.x, y: s.y }, radius: s.radius, body });
+        if (this.sight.teamOf(id) !== undefined) truth.addObserver(id, { position: { x: s.x, y: s.y }, facing: 0, fov: 2 * Math.PI, range: this.sight.range, body });
+        this.known.add(id);
+      } else {
+        truth.moveObservable(id, s.x, s.y);
+        if (this.sight.teamOf(id) !== undefined) truth.moveObserver(id, s.x, s.y, 0);
+      }
+    }
+    for (const id of this.known) {
+      if (this.sight.has(id)) continue;
+      truth.remove(id);
+      this.known.delete(id);
+      this.lastAt.delete(id);
+      for (const m of this.potential.values()) m.delete(id);
+      for (const c of this.clients.values()) c.history.delete(id);
+    }
+  }
+
+  private readonly known = new Set<string>();
+  private truthHas(id: string): boolean {
+    return this.known.has(id);
+  }
+
+  private teleportedWithin(id: string, ticks: number): boolean {
+    const last = this.lastAt.get(id);
+    return last !== undefined && this.tick - last.teleportedAt <= ticks;
+  }
+
+  private fail(kind: "leak" | "popIn", detail: string): void {
+    if (kind === "leak") this.counts.leaks++;
+    else this.counts.popIns++;
+    if (this.failures.length < 20) this.failures.push(`${kind}: ${detail}`);
+  }
+}
+
+/** Ages every bitmask by one tick, forgetting entries older than the history. */
+function shift(history: Map<string, number>): void {
+  for (const [id, bits] of history) {
+    const next = (bits << 1) & ((1 << HISTORY) - 1);
+    if (next === 0) history.delete(id);
+    else history.set(id, next);
+  }
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../shared/math/seededRandom.js";
+import { StealthCulling } from "../../server/culling/stealthCulling.js";
+import { MapCatalog } from "../../server/rooms/mapCatalog.js";
+import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
+import { arenaMap } from "../fixtures/arenaMap.js";
+
+/** A simulation with culling whose listeners record every view change. */
+function culled(sim: StealthSimulation, options: ConstructorParameters<typeof StealthCulling>[1] = {}) {
+  const log: string[] = [];
+  const culling = new StealthCulling(sim, { audit: true, ...options }, (c, e) => log.push(`+${c}:${e}`), (c, e) => log.push(`-${c}:${e}`));
+  const step = () => {
+    const r = sim.step();
+    return culling.update(r.tick);
+  };
+  return { culling, log, step };
+}
+
+
+describe("anti-wallhack culling", () => {
+  it("player behind the wall does not receive the guard; a player in the open does", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("hidden", { spawn: "cover", team: "a" });
+    sim.addPlayer("open", { spawn: "far", team: "b" });
+    const { culling, step } = culled(sim);
+    culling.addClient("hidden", "hidden");
+    culling.addClient("open", "open");
+    step();
+    expect(culling.has("hidden", "hidden")).toBe(true);
+    expect(culling.has("hidden", "guard:Watcher")).toBe(false);
+    expect(culling.has("open", "guard:Watcher")).toBe(true);
+    // Different teams, but nothing stands between (12, 9) and (17, 5): they are in each other's views.
+    expect(culling.has("open", "hidden")).toBe(true);
+    expect(culling.has("hidden", "open")).toBe(true);
+    sim.dispose();
+  });
+
+  it("teammates always see each other and share what they see", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("hidden", { spawn: "cover", team: "a" });
+    sim.addPlayer("mate", { spawn: "far", team: "a" });
+    const { culling, step } = culled(sim);
+    culling.addClient("hidden", "hidden");
+    step();
+    expect(culling.has("hidden", "mate")).toBe(true);
+    // The teammate in the open sees the guard, so the hidden player's view holds it too.
+    expect(culling.has("hidden", "guard:Watcher")).toBe(true);
+    sim.dispose();
+  });
+
+  it("an enemy walking out from behind the wall enters the view before it is truly visible, and leaves only after the linger", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("watcher", { spawn: "front", team: "a" }); // (7, 5), west of the wall at x = 10..10.5, y = 7..11
+    sim.addPlayer("enemy", { spawn: "cover", team: "b" }); // (12, 9), behind it
+    const { culling, step } = culled(sim, { lingerSeconds: 0.25 });
+    culling.addClient("watcher", "watcher");
+    culling.setRoundTrip("watcher", 100);
+    let enteredAt = -1;
+    let seenAt = -1;
+    // The enemy walks north, past the wall's end at y = 7, into the watcher's sight.
+    for (let t = 1; t <= 40 && seenAt < 0; t++) {
+      sim.setMotion("enemy", { vx: 0, vy: -3, facing: 0, crouch: false });
+      const r = step();
+      expect(r.audit).toMatchObject({ leaks: 0, popIns: 0 });
+      if (enteredAt < 0 && culling.has("watcher", "enemy")) enteredAt = t;
+      if (seenAt < 0 && culling.audit !== null && trueSight(sim, "watcher", "enemy")) seenAt = t;
+    }
+    expect(enteredAt).toBeGreaterThan(0);
+    expect(seenAt).toBeGreaterThan(0);
+    // Early by at least the 50 ms a patch takes to arrive at a 100 ms round trip, plus a tick.
+    expect(seenAt - enteredAt).toBeGreaterThanOrEqual(2);
+    // Back behind the wall: gone only once the linger (5 ticks) has passed.
+    let lastQualified = 0;
+    let leftAt = -1;
+    for (let t = 1; t <= 60 && leftAt < 0; t++) {
+      sim.setMotion("enemy", { vx: 0, vy: 3, facing: 0, crouch: false });
+      step();
+      if (culling.sight.sees("a", "enemy")) lastQualified = t;
+      if (!culling.has("watcher", "enemy")) leftAt = t;
+    }
+    expect(leftAt).toBeGreaterThan(0);
+    expect(leftAt - lastQualified).toBe(culling.views.lingerTicks + 1);
+    sim.dispose();
+  });
+
+  it("a client's look-ahead grows with its round trip, up to the cap, and unknown counts as the cap", () => {
+    const sim = new StealthSimulation(arenaMap());
+    const { culling } = culled(sim, { maxRoundTripMs: 300 });
+    const speed = culling.maxSpeed;
+    expect(culling.lookaheadFor(0)).toBeCloseTo(speed * sim.dt, 9);
+    expect(culling.lookaheadFor(120)).toBeCloseTo(speed * (0.06 + sim.dt), 9);
+    expect(culling.lookaheadFor(5000)).toBeCloseTo(culling.lookaheadFor(300), 9);
+    expect(culling.lookaheadFor(undefined)).toBeCloseTo(culling.lookaheadFor(300), 9);
+    expect(culling.lookaheadFor(300)).toBeLessThanOrEqual(3);
+    expect(() => new StealthCulling(sim, { lingerSeconds: -1 }, () => {}, () => {})).toThrow(RangeError);
+    sim.dispose();
+  });
+
+  it("randomized runs on the demo map: several thousand client-ticks with latency up to 120 ms, no leak, no pop-in", () => {
+    const map = MapCatalog.bundled().get("demo")!;
+    let clientTicks = 0;
+    let potentiallyVisible = 0;
+    let churn = 0;
+    for (const seed of [1, 2]) {
+      const random = seededRandom(seed);
+      const sim = new StealthSimulation(map);
+      const { culling, step } = culled(sim);
+      const bots: { id: string; vx: number; vy: number; crouch: boolean }[] = [];
+      for (let i = 0; i < 8; i++) {
+        const id = `p${i}`;
+        sim.addPlayer(id, { team: ["red", "blue", "green"][i % 3]! });
+        culling.addClient(id, id);
+        culling.setRoundTrip(id, Math.round(random() * 120));
+        bots.push({ id, vx: 0, vy: 0, crouch: false });
+      }
+      for (let t = 0; t < 400; t++) {
+        for (const b of bots) {
+          if (random() < 0.1) {
+            const a = random() * 2 * Math.PI;
+            const moving = random() < 0.8;
+            b.crouch = random() < 0.3;
+            const speed = b.crouch ? sim.movement.crouchSpeed : sim.movement.walkSpeed;
+            b.vx = moving ? Math.cos(a) * speed : 0;
+            b.vy = moving ? Math.sin(a) * speed : 0;
+          }
+          sim.setMotion(b.id, { vx: b.vx, vy: b.vy, facing: Math.atan2(b.vy, b.vx), crouch: b.crouch });
+        }
+        const r = step();
+        potentiallyVisible += r.potentiallyVisible;
+        churn += r.churn.adds + r.churn.removes;
+      }
+      const audit = culling.audit!.counts;
+      expect(audit.leaks, culling.audit!.failures.join("\n")).toBe(0);
+      expect(audit.popIns, culling.audit!.failures.join("\n")).toBe(0);
+      clientTicks += audit.clientTicks - audit.excused;
+      sim.dispose();
+      culling.dispose();
+    }
+    expect(clientTicks).toBeGreaterThan(6000);
+    // Not vacuous: the runs did put entities into views and take them out again.
+    expect(potentiallyVisible).toBeGreaterThan(1000);
+    expect(churn).toBeGreaterThan(100);
+  });
+});
+
+
+/** The character's exact sight, as the audit's truth computes it (all around, culling range, three rays). */
+function trueSight(sim: StealthSimulation, from: string, to: string): boolean {
+  const a = sim.players.get(from)!.body.getPosition();
+  const b = sim.players.get(to)!.body.getPosition();
+  let clear = true;
+  sim.world.rayCast(a, b, (fixture, _point, _normal, fraction) => {
+    if ((fixture.getFilterCategoryBits() & sim.vision.opaqueMask) === 0 || fixture.isSensor()) return -1;
+    clear = false;
+    return fraction;
+  });
+  return clear;
+}
