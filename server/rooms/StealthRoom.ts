@@ -211,7 +211,8 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.sim.setMotion(client.sessionId, seat.motion);
     // A client the server closed for misbehaving does not get its seat held.
     if (code === CloseCode.WITH_ERROR || seat.kicked) return;
-    void this.allowReconnection(client, this.settings.reconnectSeconds);
+    // A room that is shutting down refuses with "disposing": nothing to hold then, and nothing to report.
+    Promise.resolve(this.allowReconnection(client, this.settings.reconnectSeconds)).catch(() => {});
   }
 
   override onReconnect(client: Client): void {

@@ -1,0 +1,120 @@
+import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createStealthServer } from "../../server/app.js";
+import { MapCatalog } from "../../server/rooms/mapCatalog.js";
+import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
+import { arenaMap } from "../fixtures/arenaMap.js";
+
+// Every frame each client socket receives, raw, from its very first (the join's full state) on.
+const frames = new WeakMap<object, Uint8Array[]>();
+const proto = globalThis.WebSocket.prototype;
+const onmessage = Object.getOwnPropertyDescriptor(proto, "onmessage")!;
+
+let colyseus: ColyseusTestServer;
+const catalog = new MapCatalog().add(arenaMap());
+
+beforeAll(async () => {
+  Object.defineProperty(proto, "onmessage", {
+    configurable: true,
+    get() {
+      return onmessage.get!.call(this);
+    },
+    set(handler: ((ev: MessageEvent) => void) | null) {
+      const log: Uint8Array[] = frames.get(this) ?? [];
+      frames.set(this, log);
+      onmessage.set!.call(this, handler === null ? null : (ev: MessageEvent) => {
+        if (ev.data instanceof ArrayBuffer) log.push(new Uint8Array(ev.data.slice(0)));
+        handler(ev);
+      });
+    },
+  });
+  colyseus = await boot(createStealthServer({ room: { catalog, culling: { audit: true } } }));
+});
+afterAll(async () => {
+  await colyseus.shutdown();
+  Object.defineProperty(proto, "onmessage", onmessage);
+});
+beforeEach(async () => {
+  await colyseus.cleanup();
+});
+
+const received = (client: unknown): Uint8Array[] => frames.get((client as { connection: { transport: { ws: object } } }).connection.transport.ws) ?? [];
+
+/** Whether the UTF-8 bytes of `text` occur anywhere in what the client received. */
+function bytesContain(client: unknown, text: string): boolean {
+  const needle = Buffer.from(text, "utf8");
+  return received(client).some((f) => Buffer.from(f).includes(needle));
+}
+
+async function ticks(room: StealthRoom, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await room.waitForNextTimestep();
+}
+
+describe("anti-wallhack culling in the room", () => {
+  it("a client behind a wall has no trace of the enemies, not even in its raw bytes; they arrive before they are visible and leave after the linger", async () => {
+    const room = await colyseus.createRoom<StealthRoom>("stealth", { map: "arena" });
+    // A hides behind the wall at x = 10..10.5, y = 7..11; B stands behind the guard, on the far side of it.
+    const a = await colyseus.connectTo(room, { spawn: "cover", team: "a" });
+    const b = await colyseus.connectTo(room, { spawn: "behind", team: "b" });
+    await ticks(room, 10);
+    await a.waitForNextPatch();
+    const state = a.state as any;
+    expect(state.players.has(a.sessionId)).toBe(true);
+    expect(state.players.has(b.sessionId)).toBe(false);
+    expect(state.guards.has("guard:Watcher")).toBe(false);
+    expect(received(a).length).toBeGreaterThan(5);
+    for (const secret of [b.sessionId, "guard:Watcher", "Watcher"]) expect(bytesContain(a, secret), secret).toBe(false);
+    // B, in the open, does get the guard: the bytes search is not blind.
+    expect(bytesContain(b, "guard:Watcher")).toBe(true);
+
+    // A steps out north, past the wall's end: B and the guard must be in A's view before A truly sees them.
+    const input = a.input({ mode: "reliable" }) as any;
+    let seq = 0;
+    const walk = (moveY: number) => {
+      input.data.seq = ++seq;
+      input.data.moveX = 0;
+      input.data.moveY = moveY;
+      input.data.facing = Math.PI;
+      input.data.crouch = false;
+      input.send();
+    };
+    for (let i = 0; i < 30 && !state.players.has(b.sessionId); i++) {
+      walk(-1);
+      await room.waitForNextTimestep();
+    }
+    await a.waitForNextPatch();
+    expect(state.players.has(b.sessionId)).toBe(true);
+    expect(room.stats.popIns).toBe(0);
+    // Back behind the wall: B leaves A's view, but only after it stopped qualifying for the linger.
+    let lastQualified = -1;
+    let removedAt = -1;
+    for (let i = 0; i < 60 && removedAt < 0; i++) {
+      walk(1);
+      await room.waitForNextTimestep();
+      if (room.culling.sight.sees("a", b.sessionId)) lastQualified = room.state.tick;
+      else if (!room.culling.has(a.sessionId, b.sessionId)) removedAt = room.state.tick;
+    }
+    expect(removedAt).toBeGreaterThan(0);
+    expect(removedAt - lastQualified).toBe(room.culling.views.lingerTicks + 1);
+    await a.waitForNextPatch();
+    await a.waitForNextPatch();
+    expect(state.players.has(b.sessionId)).toBe(false);
+    expect(room.stats.leaks).toBe(0);
+    expect(room.stats.popIns).toBe(0);
+    expect(room.stats.auditedClientTicks).toBeGreaterThan(30);
+    expect(room.stats.viewAdds).toBeGreaterThan(0);
+    expect(room.stats.viewRemoves).toBeGreaterThan(0);
+  });
+
+  it("measures each client's round trip with WebSocket pings, without help from the client", async () => {
+    const room = await colyseus.createRoom<StealthRoom>("stealth", { map: "arena" });
+    await colyseus.connectTo(room, { spawn: "far" });
+    await colyseus.connectTo(room, { spawn: "door" });
+    for (let i = 0; i < 40 && room.stats.roundTripMs.clients < 2; i++) await ticks(room, 1);
+    expect(room.stats.roundTripMs.clients).toBe(2);
+    expect(room.stats.roundTripMs.max).toBeGreaterThanOrEqual(0);
+    expect(room.stats.roundTripMs.max).toBeLessThan(100); // loopback
+    const team = room.culling.sight.teamOf([...room.clients][0]!.sessionId)!;
+    expect(room.culling.sight.lookahead(team)).toBeLessThan(room.culling.lookaheadFor(undefined));
+  });
+});
