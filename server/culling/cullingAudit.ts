@@ -24,6 +24,11 @@ export interface AuditCounts {
   leaks: number;
   /** Entities a character truly saw (exact sight) missing from what its client had received. Must be 0. */
   popIns: number;
+  /**
+   * Entities the exact oracle finds potentially visible that the view lacks right now: the fast path
+   * (grid, cached blockers, slack) deciding "hidden" wrongly. Stricter than pop-ins; must be 0.
+   */
+  misses: number;
   /** Client-ticks audited. */
   clientTicks: number;
   /** Client-ticks skipped while a teleport (or a fresh join) was still travelling to the client. */
@@ -61,7 +66,7 @@ interface AuditedClient {
  * asked to (see the README).
  */
 export class CullingAudit {
-  readonly counts: AuditCounts = { leaks: 0, popIns: 0, clientTicks: 0, excused: 0, truthChecks: 0, oracleChecks: 0 };
+  readonly counts: AuditCounts = { leaks: 0, popIns: 0, misses: 0, clientTicks: 0, excused: 0, truthChecks: 0, oracleChecks: 0 };
   /** Details of the last few failures, for test messages. */
   readonly failures: string[] = [];
   private readonly truth: VisionSystem;
@@ -130,6 +135,12 @@ export class CullingAudit {
           pv.set(id, bits);
         }
         if ((bits & linger) === 0) this.fail("leak", `tick ${tick}: ${clientId}'s view holds ${id}, not potentially visible for ${o.lingerTicks + 1} ticks`);
+      }
+
+      // Misses: out of the view now, yet potentially visible by the oracle.
+      for (const id of this.sight.entityIds()) {
+        if (view.has(id) || this.sight.teamOf(id) === team) continue;
+        if (this.oracleSees(team, id)) this.fail("miss", `tick ${tick}: ${id} is potentially visible to team ${team} but not in ${clientId}'s view`);
       }
 
       // Pop-ins.
@@ -223,9 +234,10 @@ export class CullingAudit {
     return last !== undefined && this.tick - last.teleportedAt <= ticks;
   }
 
-  private fail(kind: "leak" | "popIn", detail: string): void {
+  private fail(kind: "leak" | "popIn" | "miss", detail: string): void {
     if (kind === "leak") this.counts.leaks++;
-    else this.counts.popIns++;
+    else if (kind === "popIn") this.counts.popIns++;
+    else this.counts.misses++;
     if (this.failures.length < 20) this.failures.push(`${kind}: ${detail}`);
   }
 }

@@ -62,6 +62,18 @@ export class PotentialSight {
   private testStamp = 0;
   /** Per character slot: 1 + the occluder that last hid each entity slot from it (0: none). */
   private readonly blockers: (Int32Array | undefined)[] = [];
+  /**
+   * Per character slot: how far (meters) that occluder hid each entity with room to spare, less the
+   * motion since. The margin moves by at most the distance the two centres moved (it is 1-Lipschitz in
+   * each), so while the slack stays positive the pair is still hidden and costs no test at all.
+   */
+  private readonly slack: (Float64Array | undefined)[] = [];
+  /** Where each slot was at the previous update, and how far it moved since (meters). */
+  private lastX = new Float64Array(0);
+  private lastY = new Float64Array(0);
+  private moved = new Float64Array(0);
+  /** Each team's look-ahead at the previous update: a change voids its members' slack. */
+  private readonly lastLookahead: number[] = [];
   private readonly teams: Team[] = [];
   private readonly teamIndex = new Map<string, number>();
   private maxRadius = 0;
@@ -101,6 +113,10 @@ export class PotentialSight {
     this.x[slot] = x;
     this.y[slot] = y;
     this.radius[slot] = radius;
+    this.lastX[slot] = x;
+    this.lastY[slot] = y;
+    // A new entity in a reused slot must not inherit anyone's slack about the old one.
+    for (const sl of this.slack) if (sl !== undefined) sl[slot] = 0;
     if (radius > this.maxRadius) this.maxRadius = radius;
     this.liveCount++;
     if (team === undefined) {
@@ -111,8 +127,13 @@ export class PotentialSight {
     this.team[slot] = t;
     this.teams[t]!.members.push(slot);
     const cache = this.blockers[slot];
-    if (cache === undefined || cache.length < this.capacity) this.blockers[slot] = new Int32Array(this.capacity);
-    else cache.fill(0);
+    if (cache === undefined || cache.length < this.capacity) {
+      this.blockers[slot] = new Int32Array(this.capacity);
+      this.slack[slot] = new Float64Array(this.capacity);
+    } else {
+      cache.fill(0);
+      this.slack[slot]!.fill(0);
+    }
   }
 
   /** Moves an entity, meters. Unknown ids are ignored; NaN or infinite coordinates throw a RangeError. */
@@ -159,8 +180,20 @@ export class PotentialSight {
   update(): void {
     this.buildGrid();
     this.pairsTested = 0;
+    for (let s = 0; s < this.capacity; s++) {
+      if (this.ids[s] === undefined) continue;
+      const dx = this.x[s]! - this.lastX[s]!;
+      const dy = this.y[s]! - this.lastY[s]!;
+      this.moved[s] = Math.sqrt(dx * dx + dy * dy);
+      this.lastX[s] = this.x[s]!;
+      this.lastY[s] = this.y[s]!;
+    }
     for (let t = 0; t < this.teams.length; t++) {
       const team = this.teams[t]!;
+      if (this.lastLookahead[t] !== team.lookahead) {
+        for (const c of team.members) this.slack[c]!.fill(0);
+        this.lastLookahead[t] = team.lookahead;
+      }
       for (let i = 0; i < team.listCount; i++) team.visible[team.list[i]!] = 0;
       team.listCount = 0;
       const d = team.lookahead;
@@ -245,6 +278,8 @@ export class PotentialSight {
     const r0 = Math.floor((cy - reachMax) / cs);
     const r1 = Math.floor((cy + reachMax) / cs);
     const cache = this.blockers[c]!;
+    const slack = this.slack[c]!;
+    const movedC = this.moved[c]!;
     for (let row = r0; row <= r1; row++) {
       for (let col = c0; col <= c1; col++) {
         const bucket = hashCell(col, row);
@@ -257,7 +292,7 @@ export class PotentialSight {
           const reach = this.range + this.radius[e]! + 2 * d;
           if (dx * dx + dy * dy > reach * reach) continue;
           this.pairsTested++;
-          if (this.hidden(cache, e, cx, cy, ra, this.radius[e]! + d)) continue;
+          if (this.hidden(cache, slack, movedC, e, cx, cy, ra, this.radius[e]! + d)) continue;
           team.visible[e] = 1;
           team.list[team.listCount++] = e;
         }
@@ -265,17 +300,29 @@ export class PotentialSight {
     }
   }
 
-  private hidden(cache: Int32Array, e: number, ax: number, ay: number, ra: number, rb: number): boolean {
+  private hidden(cache: Int32Array, slack: Float64Array, movedC: number, e: number, ax: number, ay: number, ra: number, rb: number): boolean {
     const bx = this.x[e]!;
     const by = this.y[e]!;
     const occ = this.occluders;
     const last = cache[e]! - 1;
-    if (last >= 0 && last < occ.size && occ.margin(last, ax, ay, ra, bx, by, rb) < HIDDEN_MARGIN) return true;
+    if (last >= 0 && last < occ.size) {
+      const room = slack[e]! - movedC - this.moved[e]!;
+      if (room > -HIDDEN_MARGIN) {
+        slack[e] = room;
+        return true;
+      }
+      const m = occ.margin(last, ax, ay, ra, bx, by, rb);
+      if (m < HIDDEN_MARGIN) {
+        slack[e] = -m;
+        return true;
+      }
+    }
+    slack[e] = 0;
     const n = occ.gatherAlong(ax, ay, bx, by, this.gathered);
     for (let i = 0; i < n; i++) {
       const k = this.gathered[i]!;
-      if (k === last) continue;
-      if (occ.margin(k, ax, ay, ra, bx, by, rb) < HIDDEN_MARGIN) {
+      if (k === last || !occ.crosses(k, ax, ay, bx, by)) continue;
+      if (occ.hides(k, ax, ay, ra, bx, by, rb, HIDDEN_MARGIN)) {
         cache[e] = k + 1;
         return true;
       }
@@ -323,6 +370,9 @@ export class PotentialSight {
     this.radius = resize(this.radius, (n) => new Float64Array(n));
     this.team = resize(this.team, (n) => new Int32Array(n));
     this.tested = resize(this.tested, (n) => new Int32Array(n));
+    this.lastX = resize(this.lastX, (n) => new Float64Array(n));
+    this.lastY = resize(this.lastY, (n) => new Float64Array(n));
+    this.moved = resize(this.moved, (n) => new Float64Array(n));
     this.bucketItems = new Int32Array(cap);
     for (const tm of this.teams) {
       tm.visible = resize(tm.visible, (n) => new Uint8Array(n));
@@ -331,6 +381,8 @@ export class PotentialSight {
     for (let s = 0; s < this.blockers.length; s++) {
       const b = this.blockers[s];
       if (b !== undefined) this.blockers[s] = resize(b, (n) => new Int32Array(n));
+      const sl = this.slack[s];
+      if (sl !== undefined) this.slack[s] = resize(sl, (n) => new Float64Array(n));
     }
     for (let s = cap - 1; s >= old; s--) this.free.push(s);
     this.ids.length = cap;

@@ -1,5 +1,6 @@
 import type { Fixture, World } from "planck";
-import { occlusionMargin } from "../../shared/math/umbra.js";
+import { distanceSqToSegment } from "../../shared/math/segment.js";
+import { occludes, occlusionMargin } from "../../shared/math/umbra.js";
 
 interface ShapeInternals {
   m_type: string;
@@ -28,6 +29,8 @@ export class StaticOccluders {
   private start = new Int32Array(0);
   private count = new Int32Array(0);
   private radius = new Float64Array(0);
+  /** Sign of each outline's signed area (0 for segments and circles). */
+  private winding = new Int8Array(0);
   private box = new Float64Array(0);
   // Grid (CSR): cell c holds items[cellStart[c] .. cellStart[c + 1]).
   private originX = 0;
@@ -100,6 +103,17 @@ export class StaticOccluders {
     this.start = Int32Array.from(start);
     this.count = Int32Array.from(count);
     this.radius = Float64Array.from(radius);
+    this.winding = new Int8Array(n);
+    for (let k = 0; k < n; k++) {
+      if (count[k]! < 3) continue;
+      let area = 0;
+      for (let i = 0; i < count[k]!; i++) {
+        const a = start[k]! + i;
+        const b = start[k]! + ((i + 1) % count[k]!);
+        area += xs[a]! * ys[b]! - xs[b]! * ys[a]!;
+      }
+      this.winding[k] = Math.sign(area);
+    }
     this.box = new Float64Array(4 * n);
     this.stamp = new Int32Array(n);
     let minX = Infinity;
@@ -185,9 +199,43 @@ export class StaticOccluders {
     return segmentTouchesBox(x1, y1, x2, y2, this.box[b]!, this.box[b + 1]!, this.box[b + 2]!, this.box[b + 3]!);
   }
 
+  /**
+   * Whether the segment touches occluder `k` itself (not just its box). An occluder that hides a whole
+   * disc from a whole disc must cross the segment between their centres, so this cheap exact test rules
+   * out most candidates before {@link margin}.
+   */
+  crosses(k: number, x1: number, y1: number, x2: number, y2: number): boolean {
+    const start = this.start[k]!;
+    const n = this.count[k]!;
+    const xs = this.xs;
+    const ys = this.ys;
+    if (n === 1) {
+      const r = this.radius[k]!;
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      if (len === 0) return (xs[start]! - x1) ** 2 + (ys[start]! - y1) ** 2 <= r * r;
+      return distanceSqToSegment(xs[start]!, ys[start]!, x1, y1, (x2 - x1) / len, (y2 - y1) / len, len) <= r * r;
+    }
+    // Separating axes: the segment's normal, then every edge normal of the (convex) outline.
+    const dx = x2 - x1;
+    const dy = y2 - y1;
+    if (!overlapOnAxis(xs, ys, start, n, -dy, dx, x1, y1, x2, y2)) return false;
+    for (let i = 0; i < n; i++) {
+      const j = i + 1 < n ? i + 1 : 0;
+      const ex = xs[start + j]! - xs[start + i]!;
+      const ey = ys[start + j]! - ys[start + i]!;
+      if (!overlapOnAxis(xs, ys, start, n, -ey, ex, x1, y1, x2, y2)) return false;
+    }
+    return true;
+  }
+
+  /** Whether occluder `k` hides all of disc B from all of disc A, with `threshold` as {@link margin}'s cut (fast path). */
+  hides(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number, threshold: number): boolean {
+    return occludes(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, this.winding[k]!, ax, ay, ra, bx, by, rb, threshold);
+  }
+
   /** {@link occlusionMargin} of occluder `k` between disc A and disc B: <= 0 means it hides all of B from all of A. */
   margin(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number): number {
-    return occlusionMargin(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, ax, ay, ra, bx, by, rb);
+    return occlusionMargin(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, ax, ay, ra, bx, by, rb, undefined, this.winding[k]!);
   }
 
   /** Grid cells (clamped) covering a box: [c0, r0, c1, r1]; empty (c0 > c1) when outside the grid. */
@@ -201,6 +249,24 @@ export class StaticOccluders {
     r[3] = Math.min(this.rows - 1, Math.floor((maxY - this.originY) / cs));
     return r;
   }
+}
+
+/** Whether the outline's and the segment's projections on the axis (ax, ay) overlap (closed intervals). */
+function overlapOnAxis(
+  xs: Float64Array, ys: Float64Array, start: number, n: number, ax: number, ay: number,
+  x1: number, y1: number, x2: number, y2: number,
+): boolean {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = start; i < start + n; i++) {
+    const p = xs[i]! * ax + ys[i]! * ay;
+    if (p < lo) lo = p;
+    if (p > hi) hi = p;
+  }
+  const p1 = x1 * ax + y1 * ay;
+  const p2 = x2 * ax + y2 * ay;
+  const eps = 1e-9 * (Math.abs(lo) + Math.abs(hi) + 1);
+  return Math.max(p1, p2) >= lo - eps && Math.min(p1, p2) <= hi + eps;
 }
 
 /** Slab test: does the segment touch the closed box? */

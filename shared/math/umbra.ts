@@ -16,14 +16,15 @@
  * where one disc's term peaks against a vertex (the direction from that vertex to the disc's centre), or
  * where the two disc terms cross. Evaluating those is exact, allocation-free and about 0.1 us.
  *
- * Returns that largest value (meters): <= 0 means hidden, > 0 means some segment gets past, and `witness`
+ * `winding` (optional) is the sign of a polygon's signed area when known: only its outward edge normals
+ * are then tried. Returns that largest value (meters): <= 0 means hidden, > 0 means some segment gets past, and `witness`
  * (if given) receives the direction u of the largest value: the segment from a + ra.u to b + rb.u then
  * misses the occluder.
  */
 export function occlusionMargin(
   xs: ArrayLike<number>, ys: ArrayLike<number>, offset: number, count: number, radius: number,
   ax: number, ay: number, ra: number, bx: number, by: number, rb: number,
-  witness?: { x: number; y: number },
+  witness?: { x: number; y: number }, winding = 0,
 ): number {
   const end = offset + count;
   // Any direction is a valid sample; this one keeps degenerate inputs (every centre on one vertex) defined.
@@ -40,10 +41,15 @@ export function occlusionMargin(
       const ey = ys[j]! - vy;
       const el = Math.sqrt(ex * ex + ey * ey);
       if (el > 0) {
-        let g = marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, -ey / el, ex / el);
-        if (g > best) { best = g; bestX = -ey / el; bestY = ex / el; }
-        g = marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, ey / el, -ex / el);
-        if (g > best) { best = g; bestX = ey / el; bestY = -ex / el; }
+        // Only outward normals are kinks; `winding` (the sign of the signed area, 0 = unknown) says which.
+        if (winding <= 0) {
+          const g = marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, -ey / el, ex / el);
+          if (g > best) { best = g; bestX = -ey / el; bestY = ex / el; }
+        }
+        if (winding >= 0) {
+          const g = marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, ey / el, -ex / el);
+          if (g > best) { best = g; bestX = ey / el; bestY = -ex / el; }
+        }
       }
     }
     // Peaks of each disc term against this vertex.
@@ -94,4 +100,55 @@ function marginAt(
   const ha = ax * ux + ay * uy + ra;
   const hb = bx * ux + by * uy + rb;
   return (ha < hb ? ha : hb) - hp - radius;
+}
+
+/**
+ * The same verdict as `occlusionMargin(...) < threshold`, faster: it stops at the first direction that
+ * gets past, trying first the directions most likely to (where the two disc terms cross: the lines
+ * touching both discs), and for a polygon wound consistently it skips inward edge normals. `winding` is
+ * the sign of the polygon's signed area (+1 or -1; 0 when unknown or for a segment or circle: both
+ * normals are tried). The hot path of culling; `occlusionMargin` stays the reference it is tested against.
+ */
+export function occludes(
+  xs: ArrayLike<number>, ys: ArrayLike<number>, offset: number, count: number, radius: number, winding: number,
+  ax: number, ay: number, ra: number, bx: number, by: number, rb: number, threshold: number,
+): boolean {
+  const end = offset + count;
+  const cx = ax - bx;
+  const cy = ay - by;
+  const cl = Math.sqrt(cx * cx + cy * cy);
+  if (cl > 0) {
+    const c = (rb - ra) / cl;
+    if (c >= -1 && c <= 1) {
+      const s = Math.sqrt(1 - c * c);
+      const nx = cx / cl;
+      const ny = cy / cl;
+      if (marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, c * nx + s * ny, c * ny - s * nx) >= threshold) return false;
+      if (marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, c * nx - s * ny, c * ny + s * nx) >= threshold) return false;
+    }
+  }
+  for (let i = offset; i < end; i++) {
+    const vx = xs[i]!;
+    const vy = ys[i]!;
+    let dx = ax - vx;
+    let dy = ay - vy;
+    let dl = Math.sqrt(dx * dx + dy * dy);
+    if (dl > 0 && marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, dx / dl, dy / dl) >= threshold) return false;
+    dx = bx - vx;
+    dy = by - vy;
+    dl = Math.sqrt(dx * dx + dy * dy);
+    if (dl > 0 && marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, dx / dl, dy / dl) >= threshold) return false;
+    if (count > 1) {
+      const j = i + 1 < end ? i + 1 : offset;
+      const ex = xs[j]! - vx;
+      const ey = ys[j]! - vy;
+      const el = Math.sqrt(ex * ex + ey * ey);
+      if (el > 0) {
+        // Outward normal of a counter-clockwise (positive area) outline: (ey, -ex).
+        if (winding >= 0 && marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, ey / el, -ex / el) >= threshold) return false;
+        if (winding <= 0 && marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, -ey / el, ex / el) >= threshold) return false;
+      }
+    }
+  }
+  return marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, 1, 0) < threshold;
 }

@@ -61,7 +61,7 @@ describe("anti-wallhack culling", () => {
     for (let t = 1; t <= 40 && seenAt < 0; t++) {
       sim.setMotion("enemy", { vx: 0, vy: -3, facing: 0, crouch: false });
       const r = step();
-      expect(r.audit).toMatchObject({ leaks: 0, popIns: 0 });
+      expect(r.audit).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
       if (enteredAt < 0 && culling.has("watcher", "enemy")) enteredAt = t;
       if (seenAt < 0 && culling.audit !== null && trueSight(sim, "watcher", "enemy")) seenAt = t;
     }
@@ -132,6 +132,7 @@ describe("anti-wallhack culling", () => {
       const audit = culling.audit!.counts;
       expect(audit.leaks, culling.audit!.failures.join("\n")).toBe(0);
       expect(audit.popIns, culling.audit!.failures.join("\n")).toBe(0);
+      expect(audit.misses, culling.audit!.failures.join("\n")).toBe(0);
       clientTicks += audit.clientTicks - audit.excused;
       sim.dispose();
       culling.dispose();

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { occlusionMargin } from "../../shared/math/umbra.js";
+import { occludes, occlusionMargin } from "../../shared/math/umbra.js";
 
 /** A rounded convex occluder: hull of the vertices grown by `radius`. */
 interface Occluder {
@@ -167,5 +167,19 @@ describe("occlusionMargin: one convex occluder hiding a disc from a disc", () =>
       expect(m).toBeGreaterThanOrEqual(sampled - 1e-9);
       expect(m - sampled).toBeLessThan(0.05);
     }), { numRuns: 1000 });
+  });
+
+  it("the fast verdict (early exit, outward normals only) always agrees with the margin", () => {
+    fc.assert(fc.property(occluderArb, discArb, discArb, fc.boolean(), (o, a, b, flip) => {
+      const xs = flip ? [...o.xs].reverse() : o.xs;
+      const ys = flip ? [...o.ys].reverse() : o.ys;
+      let area = 0;
+      for (let i = 0; i < xs.length; i++) area += xs[i]! * ys[(i + 1) % xs.length]! - xs[(i + 1) % xs.length]! * ys[i]!;
+      const winding = xs.length >= 3 ? Math.sign(area) : 0;
+      const m = occlusionMargin(xs, ys, 0, xs.length, o.radius, a.x, a.y, a.r, b.x, b.y, b.r);
+      expect(occludes(xs, ys, 0, xs.length, o.radius, winding, a.x, a.y, a.r, b.x, b.y, b.r, -1e-6)).toBe(m < -1e-6);
+      // Told the winding, the margin skips inward normals and finds the same maximum.
+      expect(occlusionMargin(xs, ys, 0, xs.length, o.radius, a.x, a.y, a.r, b.x, b.y, b.r, undefined, winding)).toBeCloseTo(m, 9);
+    }), { numRuns: 5000 });
   });
 });
