@@ -1,7 +1,9 @@
 import { basicAuth, defineRoom, defineServer, matchMaker } from "@colyseus/core";
 import { monitor } from "@colyseus/monitor";
 import { WebSocketTransport } from "@colyseus/ws-transport";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { publicMapJson } from "./sim/publicMap.js";
 import { MAP_NAME, MAPS_DIR, MapCatalog } from "./rooms/mapCatalog.js";
 import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/StealthRoom.js";
 
@@ -16,7 +18,8 @@ export interface StealthServerOptions {
 
 /**
  * The stealth game server: the `stealth` room plus a few HTTP routes.
- * - `GET /maps/<name>.tmj`: a map's Tiled JSON (map geometry is public; the state names the map).
+ * - `GET /maps/<name>.tmj`: a map's Tiled JSON without its guards, cameras and patrol routes (geometry is
+ *   public; where the guards are is what culling withholds).
  * - `GET /stats`: JSON figures of every `stealth` room in this process (see `RoomStats`).
  * - `/monitor`: @colyseus/monitor behind basic auth, only when `monitorAuth` is given.
  */
@@ -35,9 +38,9 @@ export function createStealthServer(options: StealthServerOptions = {}) {
           res.status(404).json({ error: `no such map; available: ${catalog.names.map((n) => `${n}.tmj`).join(", ")}` });
           return;
         }
-        res.sendFile(join(MAPS_DIR, `${name}.tmj`), (err) => {
-          if (err && !res.headersSent) res.status(404).json({ error: "map file not readable" });
-        });
+        readFile(join(MAPS_DIR, `${name}.tmj`), "utf8")
+          .then((text) => res.type("application/json").send(JSON.stringify(publicMapJson(JSON.parse(text)))))
+          .catch(() => { if (!res.headersSent) res.status(404).json({ error: "map file not readable" }); });
       });
       app.get("/stats", async (_req, res) => {
         const listings = await matchMaker.query({ name: "stealth" });

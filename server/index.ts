@@ -5,7 +5,8 @@ import { MapCatalog } from "./rooms/mapCatalog.js";
  * `npm start`: runs the stealth server. Environment:
  * - `HOST` (default 127.0.0.1) and `PORT` (default 2567) to listen on;
  * - `MONITOR_AUTH=user:password` mounts @colyseus/monitor at /monitor behind basic auth (off when unset);
- * - `RECONNECT_SECONDS` (default 20): how long a dropped player's character waits for it.
+ * - `RECONNECT_SECONDS` (default 20): how long a dropped player's character waits for it;
+ * - `CULLING_AUDIT=1` runs the culling truth harness every tick (leaks and pop-ins in /stats; costly).
  * SIGINT / SIGTERM shut down gracefully (clients are told, rooms disposed).
  */
 const host = process.env.HOST ?? "127.0.0.1";
@@ -20,11 +21,21 @@ if (reconnect !== undefined && !(reconnect >= 0 && reconnect <= 3600)) {
   process.exit(2);
 }
 
+const audit = process.env.CULLING_AUDIT;
+if (audit !== undefined && audit !== "0" && audit !== "1") {
+  console.error(`CULLING_AUDIT must be 0 or 1 (got ${JSON.stringify(audit)})`);
+  process.exit(2);
+}
+const room = {
+  ...(reconnect !== undefined ? { reconnectSeconds: reconnect } : {}),
+  ...(audit === "1" ? { culling: { audit: true } } : {}),
+};
+
 let server;
 try {
   server = createStealthServer({
     monitorAuth: process.env.MONITOR_AUTH,
-    ...(reconnect !== undefined ? { room: { reconnectSeconds: reconnect } } : {}),
+    room,
   });
 } catch (err) {
   console.error((err as Error).message);

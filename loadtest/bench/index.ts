@@ -3,6 +3,7 @@
  * measurement on stdout. Progress goes to stderr so stdout stays machine-readable.
  */
 import { awarenessCalibrationBench } from "./awarenessCalibration.js";
+import { cullingBench } from "./culling.js";
 import { roomTickBench } from "./roomTick.js";
 import { visionPassBench } from "./visionPass.js";
 import { visionSchedulerBench } from "./visionScheduler.js";
@@ -12,6 +13,7 @@ const benches: Record<string, () => Promise<void> | void> = {
   "vision-scheduler": visionSchedulerBench,
   "awareness-calibration": awarenessCalibrationBench,
   "room-tick": roomTickBench,
+  culling: cullingBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

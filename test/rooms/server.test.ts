@@ -38,7 +38,12 @@ describe("npm start", () => {
     expect(output()).toMatch(/node v2[2-9]/);
     const map = await fetch(`${url}/maps/demo.tmj`);
     expect(map.status).toBe(200);
-    expect(((await map.json()) as { width: number }).width).toBe(40);
+    const served = (await map.json()) as { width: number; layers: { objects?: { type?: string; polyline?: unknown }[] }[] };
+    expect(served.width).toBe(40);
+    // Geometry, spawns and exits, but no guard, camera or patrol route: those are culled entities.
+    const objects = served.layers.flatMap((l) => l.objects ?? []);
+    expect(objects.some((o) => o.type === "wall" || o.type === "spawn")).toBe(true);
+    expect(objects.filter((o) => o.type === "guard" || o.type === "camera" || o.polyline !== undefined)).toEqual([]);
     expect((await fetch(`${url}/maps/..%2Fpackage.json`)).status).toBe(404);
     const stats = (await (await fetch(`${url}/stats`)).json()) as { rooms: unknown[] };
     expect(stats.rooms).toEqual([]);
