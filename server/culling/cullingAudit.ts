@@ -73,6 +73,8 @@ export class CullingAudit {
   private readonly clients = new Map<string, AuditedClient>();
   private readonly bodies = new Map<string, Body | undefined>();
   private readonly lastAt = new Map<string, { x: number; y: number; teleportedAt: number }>();
+  /** Entities registered in the truth engine. */
+  private readonly known = new Set<string>();
   /** (team, entity) -> bit k set if the oracle found it potentially visible k ticks ago. */
   private readonly potential = new Map<string, Map<string, number>>();
   private readonly scratch = { x: 0, y: 0, radius: 0 };
@@ -205,7 +207,7 @@ export class CullingAudit {
         last.y = s.y;
       }
       const body = this.bodies.get(id);
-      if (truth.size.observables === 0 || !this.truthHas(id)) {
+      if (!this.known.has(id)) {
         truth.addObservable(id, { position: { x: s.x, y: s.y }, radius: s.radius, body });
         if (this.sight.teamOf(id) !== undefined) truth.addObserver(id, { position: { x: s.x, y: s.y }, facing: 0, fov: 2 * Math.PI, range: this.sight.range, body });
         this.known.add(id);
@@ -222,11 +224,6 @@ export class CullingAudit {
       for (const m of this.potential.values()) m.delete(id);
       for (const c of this.clients.values()) c.history.delete(id);
     }
-  }
-
-  private readonly known = new Set<string>();
-  private truthHas(id: string): boolean {
-    return this.known.has(id);
   }
 
   private teleportedWithin(id: string, ticks: number): boolean {

@@ -1,5 +1,4 @@
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
-import { SIGHT_BLOCKERS } from "../sim/mapWorld.js";
 import { CullingAudit, type AuditCounts } from "./cullingAudit.js";
 import { PotentialSight } from "./potentialSight.js";
 import { ViewKeeper, type ChurnReport, type ViewListener } from "./viewKeeper.js";
@@ -87,7 +86,7 @@ export class StealthCulling {
     }
     for (const c of sim.cameras) this.sight.addEntity(c.id, c.placement.x, c.placement.y, CAMERA_RADIUS);
     this.audit = options.audit === true
-      ? new CullingAudit(sim.world, this.sight, this.views, { opaqueMask: sim.vision.opaqueMask ?? SIGHT_BLOCKERS, tickSeconds: sim.dt, lingerTicks, teleportDistance: 2 * this.maxSpeed * sim.dt })
+      ? new CullingAudit(sim.world, this.sight, this.views, { opaqueMask: sim.vision.opaqueMask, tickSeconds: sim.dt, lingerTicks, teleportDistance: 2 * this.maxSpeed * sim.dt })
       : null;
     if (this.audit !== null) for (const g of sim.guards) this.audit.setBody(g.id, g.body);
   }

@@ -171,7 +171,10 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     });
 
     this.setFixedTimestep(() => this.tick(), s.tickRate);
-    this.clock.setInterval(() => this.probe.pingAll(), s.pingIntervalMs);
+    this.clock.setInterval(() => {
+      this.probe.pingAll();
+      this.recordRoundTrips();
+    }, s.pingIntervalMs);
   }
 
   override onJoin(client: Client, options: unknown = {}): void {
@@ -275,20 +278,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
 
   private updateCulling(tick: number): void {
     const st = this.stats;
-    let p50 = 0;
-    let max = 0;
-    const rtts: number[] = [];
-    for (const sid of this.views.keys()) {
-      const rtt = this.probe.estimate(sid);
-      this.culling.setRoundTrip(sid, rtt);
-      if (rtt !== undefined) rtts.push(rtt);
-    }
-    if (rtts.length > 0) {
-      rtts.sort((a, b) => a - b);
-      p50 = rtts[Math.floor(rtts.length / 2)]!;
-      max = rtts[rtts.length - 1]!;
-    }
-    st.roundTripMs = { p50, max, clients: rtts.length };
+    for (const sid of this.views.keys()) this.culling.setRoundTrip(sid, this.probe.estimate(sid));
     const r = this.culling.update(tick);
     st.viewAdds += r.churn.adds;
     st.viewRemoves += r.churn.removes;
@@ -298,8 +288,20 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     if (r.audit !== undefined) {
       st.leaks = r.audit.leaks;
       st.popIns = r.audit.popIns;
+      st.misses = r.audit.misses;
       st.auditedClientTicks = r.audit.clientTicks - r.audit.excused;
     }
+  }
+
+  /** Round-trip figures for `stats`, refreshed with each ping round rather than every tick. */
+  private recordRoundTrips(): void {
+    const rtts: number[] = [];
+    for (const sid of this.views.keys()) {
+      const rtt = this.probe.estimate(sid);
+      if (rtt !== undefined) rtts.push(rtt);
+    }
+    rtts.sort((a, b) => a - b);
+    this.stats.roundTripMs = { p50: rtts[Math.floor(rtts.length / 2)] ?? 0, max: rtts.at(-1) ?? 0, clients: rtts.length };
   }
 
   private consumeInputs(): void {

@@ -43,11 +43,12 @@ export class RoomStats {
   viewClientTicks = 0;
   /** Entities potentially visible after the last tick, summed over teams. */
   potentiallyVisible = 0;
-  /** Truth harness (when `culling.audit` is on): leaks and pop-ins (both must stay 0), client-ticks audited. */
+  /** Truth harness (when `culling.audit` is on): leaks, pop-ins and misses (all must stay 0), client-ticks audited. */
   leaks = 0;
   popIns = 0;
+  misses = 0;
   auditedClientTicks = 0;
-  /** Round trips (ms) measured by WebSocket ping, latest per client: p50 and max over clients. */
+  /** Round-trip estimates (ms) from the WebSocket pings, p50 and max over clients, refreshed every ping round. */
   roundTripMs = { p50: 0, max: 0, clients: 0 };
 
   private readonly tickMs: Float64Array;
@@ -117,6 +118,7 @@ export class RoomStats {
         churnMaxPerClient: this.viewChurnMaxPerClient,
         leaks: this.leaks,
         popIns: this.popIns,
+        misses: this.misses,
         auditedClientTicks: this.auditedClientTicks,
         roundTripMs: this.roundTripMs,
       },

@@ -101,6 +101,7 @@ describe("anti-wallhack culling in the room", () => {
     expect(state.players.has(b.sessionId)).toBe(false);
     expect(room.stats.leaks).toBe(0);
     expect(room.stats.popIns).toBe(0);
+    expect(room.stats.misses).toBe(0);
     expect(room.stats.auditedClientTicks).toBeGreaterThan(30);
     expect(room.stats.viewAdds).toBeGreaterThan(0);
     expect(room.stats.viewRemoves).toBeGreaterThan(0);
