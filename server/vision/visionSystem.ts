@@ -107,8 +107,9 @@ export class VisionSystem {
   private readonly sightingPool: Sighting[] = [];
   private readonly sightingList: Sighting[] = [];
   private tickCount = 0;
-  /** The rays cast by the last `tick()`, when `recordRays` is on; otherwise null. */
-  readonly rayLog: RayLog | null;
+  /** Where rays are recorded; created the first time recording is switched on. */
+  private rays: RayLog | null = null;
+  private recordRaysOn = false;
   private evalStamp = 0;
 
   // Per-evaluation scratch, so the hot path allocates nothing.
@@ -152,7 +153,21 @@ export class VisionSystem {
     this.los = new LineOfSight(world, this.options.opaqueMask);
     // Occluders that appear, vanish, move or change filter make the observers looking there pending.
     this.los.occluders.onAreaChanged((minX, minY, maxX, maxY) => this.markDirty(minX, minY, maxX, maxY));
-    this.rayLog = this.options.recordRays === true ? new RayLog() : null;
+    this.setRecordRays(this.options.recordRays === true);
+  }
+
+  /** The rays cast by the last `tick()` while recording is on (option `recordRays`, {@link setRecordRays}); otherwise null. */
+  get rayLog(): RayLog | null {
+    return this.recordRaysOn ? this.rays : null;
+  }
+
+  /**
+   * Switches ray recording on or off from the next `tick()`. A room records only while someone watches
+   * the rays (a spectator), so an unwatched room pays nothing for them.
+   */
+  setRecordRays(on: boolean): void {
+    this.recordRaysOn = on;
+    if (on && this.rays === null) this.rays = new RayLog();
   }
 
   /** Detaches from the world (the engine listens to its fixture events). The system must not be used after. */
@@ -419,8 +434,8 @@ export class VisionSystem {
     this.pairsThisTick = 0;
     this.cacheHitsThisTick = 0;
     this.stillBlockedThisTick = 0;
-    this.recording = this.rayLog !== null;
-    this.rayLog?.clear();
+    this.recording = this.recordRaysOn;
+    if (this.recording) this.rays!.clear();
     const list = this.observerList;
     const queue = this.queue;
     queue.clear();
@@ -743,7 +758,7 @@ export class VisionSystem {
     }
     const clear = !this.los.blocked(o.x, o.y, px, py, o.body, t.body, end);
     if (!clear && this.cacheAllowed) o.blockers.set(t, this.los.lastBlocker!);
-    if (this.recording) this.rayLog!.push(o.x, o.y, o.x + (px - o.x) * end, o.y + (py - o.y) * end, clear);
+    if (this.recording) this.rays!.push(o.x, o.y, o.x + (px - o.x) * end, o.y + (py - o.y) * end, clear);
     return clear;
   }
 

@@ -480,4 +480,22 @@ describe("the ray log (debug drawing of the rays a tick cast)", () => {
     expect(() => log.get(1)).toThrow(RangeError);
     expect(new VisionSystem(world).rayLog).toBeNull();
   });
+
+  it("can be switched on and off between ticks, recording only while on", () => {
+    const world = emptyWorld();
+    const vision = new VisionSystem(world);
+    vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 90 * DEG });
+    vision.addObservable("target", { position: { x: 4, y: 0 }, radius: 0.3 });
+    vision.tick();
+    expect(vision.rayLog).toBeNull();
+    vision.setRecordRays(true);
+    vision.moveObservable("target", 4, 0.5);
+    const report = vision.tick();
+    expect(report.rays).toBeGreaterThan(0);
+    expect(vision.rayLog!.count).toBe(report.rays);
+    vision.setRecordRays(false);
+    vision.moveObservable("target", 4, 1);
+    expect(vision.tick().rays).toBeGreaterThan(0);
+    expect(vision.rayLog).toBeNull();
+  });
 });
