@@ -115,6 +115,8 @@ class Pair {
   reachedStep = -1;
   x = 0;
   y = 0;
+  /** Set once the pair is dropped, so its observer's `recent` list cannot revive it. */
+  dropped = false;
   constructor(readonly targetId: string, readonly order: number) {}
 
   /** Level at model time `t` (>= seenAt). */
@@ -152,6 +154,16 @@ class ObserverRecord {
   /** The first pair (in first-appearance order) seen this step at full awareness that may be spotted. */
   spot: Pair | null = null;
   nextOrder = 0;
+  /** Index in the model's dense record list (and its deadline / touched arrays). */
+  slot = -1;
+  /**
+   * The pairs of its last step's sightings, in their order (the first `recentCount` this step): the
+   * vision engine lists an observer's targets in the same order tick after tick, so the pair at the
+   * same place usually matches, sparing a search that touches every pair's id.
+   */
+  recent0: Pair | null = null;
+  readonly recent: Pair[] = [];
+  recentCount = 0;
   constructor(readonly id: string) {}
 }
 
@@ -177,7 +189,7 @@ export class AwarenessModel {
   private readonly o: Resolved;
   private readonly observers = new Map<string, ObserverRecord>();
   /** The same records, densely, in the order they first appeared (event order follows it). */
-  private records: ObserverRecord[] = [];
+  private readonly records: ObserverRecord[] = [];
 
   private seq = 0;
   private stepCount = 0;
@@ -185,6 +197,14 @@ export class AwarenessModel {
   private time = 0;
   private events: DetectionEvent[] = [];
   private tickNow = 0;
+  /**
+   * Per record slot: the step that last saw it touched, and the model time from which it needs attention
+   * while untouched (a timer of its state machine; Infinity when idle). The state-machine pass reads
+   * these dense arrays and visits only the records they flag: in a crowded room most records are neither
+   * seen this step nor due, and touching each of them every step was a cache miss apiece.
+   */
+  private touchedAt = new Int32Array(64).fill(-1);
+  private due = new Float64Array(64).fill(Infinity);
 
   /** Invalid options throw a RangeError naming the field. */
   constructor(options: AwarenessOptions = {}) {
@@ -210,28 +230,32 @@ export class AwarenessModel {
     this.events = [];
     const o = this.o;
 
-    // 1. Fill the pairs seen this step. Sightings usually come grouped by observer: reuse its record.
+    // 1. Fill the pairs seen this step. Sightings usually come grouped by observer, and an observer's
+    // targets in the same order as last step: try the pair at the same place in its last list first.
+    const touchedAt = this.touchedAt;
     let rec: ObserverRecord | undefined;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
-      if (rec === undefined || rec.id !== s.observerId) {
-        rec = this.observers.get(s.observerId);
-        if (rec === undefined) {
-          rec = new ObserverRecord(s.observerId);
-          this.observers.set(s.observerId, rec);
-          this.records.push(rec);
-        }
-      }
+      if (rec === undefined || rec.id !== s.observerId) rec = this.record(s.observerId);
       if (rec.touchedStep !== step) {
         rec.touchedStep = step;
+        touchedAt[rec.slot] = step;
         rec.spot = null;
+        rec.recentCount = 0;
       }
-      let pair = findPair(rec, s.targetId);
-      if (pair === undefined) {
-        pair = new Pair(s.targetId, rec.nextOrder++);
-        rec.pairs.set(s.targetId, pair);
-        rec.pairList.push(pair);
+      const k = rec.recentCount;
+      let pair: Pair | null | undefined = k === 0 ? rec.recent0 : rec.recent[k];
+      if (pair == null || pair.targetId !== s.targetId || pair.dropped) {
+        pair = findPair(rec, s.targetId);
+        if (pair === undefined) {
+          pair = new Pair(s.targetId, rec.nextOrder++);
+          rec.pairs.set(s.targetId, pair);
+          rec.pairList.push(pair);
+        }
       }
+      if (k === 0) rec.recent0 = pair;
+      else rec.recent[k] = pair;
+      rec.recentCount = k + 1;
       if (pair.seenStep === step) continue;
       pair.seenStep = step;
       // Where the meter stood at the end of the last step (it held or decayed while unseen).
@@ -257,9 +281,16 @@ export class AwarenessModel {
       }
     }
 
-    // 2. Each observer's state machine, in record order: O(1) unless it saw something this step.
+    // 2. Each observer's state machine, in record order, for those that saw something or whose timer is
+    // due (an untouched record before its due time would not change: see `dueTime`).
     const records = this.records;
-    for (let r = 0; r < records.length; r++) this.advance(records[r]!, step, now);
+    const due = this.due;
+    for (let r = 0; r < records.length; r++) {
+      if (touchedAt[r] !== step && now < due[r]!) continue;
+      const rec = records[r]!;
+      this.advance(rec, step, now);
+      due[r] = dueTime(rec, o);
+    }
 
     // 3. Every 16 steps, forget what no longer matters: calm, re-armed pairs of idle observers. Stable
     // compaction keeps the first-appearance order, so iteration (and event order) stays deterministic.
@@ -279,18 +310,63 @@ export class AwarenessModel {
         for (let i = 0; i < pairs.length; i++) {
           const pair = pairs[i]!;
           const calmFor = now - pair.zeroAt(o);
-          if (pair.levelAt(now, o) === 0 && (pair.armed || calmFor >= o.noticeRearmSeconds - TIME_EPS)) rec.pairs.delete(pair.targetId);
-          else pairs[kept++] = pair;
+          if (pair.levelAt(now, o) === 0 && (pair.armed || calmFor >= o.noticeRearmSeconds - TIME_EPS)) {
+            rec.pairs.delete(pair.targetId);
+            pair.dropped = true;
+          } else pairs[kept++] = pair;
         }
         pairs.length = kept;
         if (kept === 0) {
           this.observers.delete(rec.id);
+          rec.slot = -1;
           continue;
         }
       }
+      this.touchedAt[keptRecords] = this.touchedAt[r]!;
+      this.due[keptRecords] = this.due[r]!;
+      rec.slot = keptRecords;
       records[keptRecords++] = rec;
     }
     records.length = keptRecords;
+  }
+
+  /** The record of an observer, created (in the next slot) on its first sighting. */
+  private record(id: string): ObserverRecord {
+    let rec = this.observers.get(id);
+    if (rec !== undefined) return rec;
+    rec = new ObserverRecord(id);
+    this.observers.set(id, rec);
+    rec.slot = this.records.length;
+    this.records.push(rec);
+    if (rec.slot >= this.due.length) {
+      const touchedAt = new Int32Array(this.due.length * 2).fill(-1);
+      touchedAt.set(this.touchedAt);
+      const due = new Float64Array(this.due.length * 2).fill(Infinity);
+      due.set(this.due);
+      this.touchedAt = touchedAt;
+      this.due = due;
+    }
+    this.touchedAt[rec.slot] = -1;
+    this.due[rec.slot] = Infinity;
+    return rec;
+  }
+
+  /** Takes records out of the dense list (removal, stand-down), keeping order, slots and arrays in step. */
+  private dropRecords(drop: (rec: ObserverRecord) => boolean): void {
+    const records = this.records;
+    let kept = 0;
+    for (let r = 0; r < records.length; r++) {
+      const rec = records[r]!;
+      if (drop(rec)) {
+        rec.slot = -1;
+        continue;
+      }
+      this.touchedAt[kept] = this.touchedAt[r]!;
+      this.due[kept] = this.due[r]!;
+      rec.slot = kept;
+      records[kept++] = rec;
+    }
+    records.length = kept;
   }
 
   /** Awareness of `observerId` about `targetId`, in [0, 1]; 0 for unknown ids. */
@@ -333,12 +409,13 @@ export class AwarenessModel {
    * its last known position and lose it after the last-known window, as if it had slipped away.
    */
   remove(id: string): void {
-    if (this.observers.delete(id)) this.records = this.records.filter((r) => r.id !== id);
+    if (this.observers.delete(id)) this.dropRecords((r) => r.id === id);
     for (const rec of this.records) {
       const pair = rec.pairs.get(id);
       if (pair === undefined) continue;
       rec.pairs.delete(id);
       rec.pairList.splice(rec.pairList.indexOf(pair), 1);
+      pair.dropped = true;
       if (rec.focusPair === pair) rec.focusPair = null;
     }
   }
@@ -352,7 +429,7 @@ export class AwarenessModel {
     const rec = this.observers.get(observerId);
     if (rec === undefined) return undefined;
     this.observers.delete(observerId);
-    this.records = this.records.filter((r) => r !== rec);
+    this.dropRecords((r) => r === rec);
     if (rec.state === "idle") return undefined;
     const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type: "cleared", observerId, targetId: rec.focus!, position: { x: rec.known.x, y: rec.known.y } };
     this.o.onEvent?.(event);
@@ -462,10 +539,24 @@ function rate(s: Sighting, state: ObserverState, o: Resolved): number {
   return rate;
 }
 
-/** An observer holds a few pairs: scanning them beats hashing the id; the map serves crowded observers. */
+/**
+ * Model time from which an observer that sees nothing may change state: `advance` is a no-op for an
+ * untouched record before it (idle never changes unseen; the others wait on one timer each). A little
+ * early on purpose: `advance` re-checks the exact condition.
+ */
+function dueTime(rec: ObserverRecord, o: Resolved): number {
+  switch (rec.state) {
+    case "idle": return Infinity;
+    case "suspicious": return rec.calmAt - 2 * TIME_EPS;
+    case "alerted": return rec.since + o.lostAfterSeconds - 2 * TIME_EPS;
+    case "searching": return rec.since + o.searchSeconds - 2 * TIME_EPS;
+  }
+}
+
+/** Scanning one or two pairs beats hashing the id; beyond that each compared id is a cache miss. */
 function findPair(rec: ObserverRecord, targetId: string): Pair | undefined {
   const pairs = rec.pairList;
-  if (pairs.length > 8) return rec.pairs.get(targetId);
+  if (pairs.length > 2) return rec.pairs.get(targetId);
   for (let i = 0; i < pairs.length; i++) if (pairs[i]!.targetId === targetId) return pairs[i];
   return undefined;
 }
