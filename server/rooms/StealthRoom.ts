@@ -16,6 +16,8 @@ import { StealthSimulation, type SimulationOptions, type StepResult } from "../s
 import { DEFAULT_MAP, MAP_NAME, MapCatalog } from "./mapCatalog.js";
 import { RoomStats } from "./roomStats.js";
 import { RoundTripProbe, type PingableSocket } from "./roundTripProbe.js";
+import { asksToSpectate, Spectators } from "./spectators.js";
+import { SPECTATOR_MESSAGES } from "../../shared/spectatorProtocol.js";
 
 /** Server-side settings of a stealth room (clients cannot change them). */
 export interface StealthRoomSettings {
@@ -44,6 +46,11 @@ export interface StealthRoomSettings {
   pingIntervalMs: number;
   /** Where maps come from. Default: the bundled `server/maps`. */
   catalog?: MapCatalog;
+  /**
+   * The token a client passes as the join option `spectate` to watch as a spectator (every entity, the
+   * sight rays, what each player received). Unset or "" (the default): spectating is off.
+   */
+  spectatorToken?: string | undefined;
 }
 
 export const DEFAULT_ROOM_SETTINGS: Readonly<StealthRoomSettings> = Object.freeze({
@@ -106,6 +113,8 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   sim!: StealthSimulation;
   /** Who may receive what (set in `onCreate`). */
   culling!: StealthCulling;
+  /** Clients watching without a character (set in `onCreate`). */
+  spectators!: Spectators;
 
   /** Each session's StateView (a reconnected client keeps its view). */
   private readonly views = new Map<string, StateView>();
@@ -129,6 +138,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.maxClients = s.maxClients;
     this.maxMessagesPerSecond = s.maxMessagesPerSecond;
     this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate });
+    this.spectators = new Spectators(s.spectatorToken);
     this.culling = new StealthCulling(
       this.sim,
       s.culling,
@@ -165,6 +175,12 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     }
 
     this.onMessage("respawn", (client, payload: unknown) => this.onRespawn(client, payload));
+    this.onMessage(SPECTATOR_MESSAGES.watch, (client, payload: unknown) => {
+      const error = this.spectators.watch(client.sessionId, payload);
+      if (error === undefined) return;
+      if (error.code === ERROR_CODES.messageInvalid) this.stats.messagesInvalid++;
+      this.sendError(client, error.code, error.message);
+    });
     this.onMessage("*", (client, type) => {
       this.stats.messagesUnknown++;
       this.sendError(client, ERROR_CODES.messageUnknown, `message type ${JSON.stringify(String(type)).slice(0, 80)} is not handled by this room; it accepts: ${CLIENT_MESSAGES.join(", ")} (movement goes through room.input())`);
@@ -178,6 +194,13 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   }
 
   override onJoin(client: Client, options: unknown = {}): void {
+    if (asksToSpectate(options)) {
+      const refusal = this.spectators.refusal(options.spectate);
+      if (refusal !== undefined) throw new Refusal(refusal);
+      this.spectators.add(client, this.state);
+      this.sim.vision.setRecordRays(true);
+      return;
+    }
     const parsed = JoinOptions.safeParse(options ?? {});
     if (!parsed.success) {
       throw new Refusal(`invalid join options: ${parsed.error.issues.map((i) => `${i.path.join(".") || "options"}: ${i.message}`).join("; ")}`);
@@ -194,6 +217,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     ps.y = at.y;
     ps.team = player.team;
     this.state.players.set(client.sessionId, ps);
+    this.spectators.showPlayer(ps);
     this.seats.set(client.sessionId, { motion: { vx: 0, vy: 0, facing: 0, crouch: false }, idleTicks: 0, errorSentAt: new Map(), frames: 0, framesResetAt: 0, kicked: false });
 
     // The view starts with the character and its teammates; culling adds what the team could see soon.
@@ -229,9 +253,14 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
 
   override onLeave(client: Client): void {
     const sid = client.sessionId;
+    if (this.spectators.remove(sid)) {
+      if (this.spectators.count === 0) this.sim.vision.setRecordRays(false);
+      return;
+    }
     const ps = this.state.players.get(sid);
     if (ps !== undefined) {
       for (const [other, view] of this.views) if (other !== sid && this.culling.has(other, sid)) view.remove(ps);
+      this.spectators.hidePlayer(ps);
       this.state.players.delete(sid);
     }
     this.seats.delete(sid);
@@ -271,6 +300,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.updateCulling(result.tick);
     const cullMs = performance.now() - cullStarted;
     this.syncState(result);
+    this.spectators.afterTick(this.sim.vision.rayLog, this.state, this.culling);
     this.stats.rays += result.vision.rays;
     this.stats.stalenessMax = result.vision.staleness.max;
     this.stats.recordTick(performance.now() - started, stepMs, cullMs);
