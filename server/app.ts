@@ -1,4 +1,4 @@
-import { basicAuth, defineRoom, defineServer, matchMaker } from "@colyseus/core";
+import { basicAuth, defineRoom, defineServer } from "@colyseus/core";
 import { monitor } from "@colyseus/monitor";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { readFile } from "node:fs/promises";
@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { publicMapJson } from "./sim/publicMap.js";
 import { MAP_NAME, MAPS_DIR, MapCatalog } from "./rooms/mapCatalog.js";
 import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/StealthRoom.js";
+import { PrometheusMetrics } from "./rooms/prometheusMetrics.js";
+import { localStealthRooms, processFigures, processLoopLag, roomFigures } from "./rooms/serverFigures.js";
 
 export interface StealthServerOptions {
   /** `user:password` for HTTP basic auth on `/monitor`; the monitor is off when unset. */
@@ -20,12 +22,16 @@ export interface StealthServerOptions {
  * The stealth game server: the `stealth` room plus a few HTTP routes.
  * - `GET /maps/<name>.tmj`: a map's Tiled JSON without its guards, cameras and patrol routes (geometry is
  *   public; where the guards are is what culling withholds).
- * - `GET /stats`: JSON figures of every `stealth` room in this process (see `RoomStats`).
+ * - `GET /stats`: JSON figures of this process (CPU, memory, event-loop lag) and of every `stealth` room in
+ *   it (see `serverFigures.ts` and `RoomStats`).
+ * - `GET /metrics`: the same figures in the Prometheus text format (see `PrometheusMetrics`).
  * - `/monitor`: @colyseus/monitor behind basic auth, only when `monitorAuth` is given.
  */
 export function createStealthServer(options: StealthServerOptions = {}) {
   const roomClass = options.room === undefined ? StealthRoom : stealthRoomWith(options.room);
   const monitorUsers = parseBasicAuth(options.monitorAuth);
+  const metrics = new PrometheusMetrics();
+  processLoopLag(); // from the start, not from the first request: lag before it counts too
   return defineServer({
     transport: new WebSocketTransport({ maxPayload: options.maxPayload ?? 4096 }),
     greet: false,
@@ -43,13 +49,11 @@ export function createStealthServer(options: StealthServerOptions = {}) {
           .catch(() => { if (!res.headersSent) res.status(404).json({ error: "map file not readable" }); });
       });
       app.get("/stats", async (_req, res) => {
-        const listings = await matchMaker.query({ name: "stealth" });
-        const rooms = listings.flatMap((listing) => {
-          const room = matchMaker.getLocalRoomById(listing.roomId) as StealthRoom | undefined;
-          if (room === undefined || room.stats === undefined) return [];
-          return [{ roomId: listing.roomId, map: room.state.map, clients: room.clients.length, ...room.stats.snapshot() }];
-        });
-        res.json({ processId: matchMaker.processId, uptimeSeconds: Math.round(process.uptime()), memory: process.memoryUsage(), rooms });
+        const rooms = (await localStealthRooms()).map(roomFigures);
+        res.json({ ...processFigures(), rooms });
+      });
+      app.get("/metrics", async (_req, res) => {
+        res.type(metrics.contentType).send(await metrics.render());
       });
       if (monitorUsers !== undefined) app.use("/monitor", monitor({ use: [basicAuth({ users: monitorUsers, realm: "stealth monitor" })] }));
     },

@@ -6,7 +6,9 @@ import { MapCatalog } from "./rooms/mapCatalog.js";
  * - `HOST` (default 127.0.0.1) and `PORT` (default 2567) to listen on;
  * - `MONITOR_AUTH=user:password` mounts @colyseus/monitor at /monitor behind basic auth (off when unset);
  * - `RECONNECT_SECONDS` (default 20): how long a dropped player's character waits for it;
- * - `CULLING_AUDIT=1` runs the culling truth harness every tick (leaks and pop-ins in /stats; costly).
+ * - `CULLING_AUDIT=1` runs the culling truth harness every tick (leaks and pop-ins in /stats; costly); a
+ *   fraction in (0, 1) audits that share of the clients (e.g. `0.1` for load tests);
+ * - `CULLING=off` turns culling off: every client's view holds everything (the load-test baseline).
  * SIGINT / SIGTERM shut down gracefully (clients are told, rooms disposed).
  */
 const host = process.env.HOST ?? "127.0.0.1";
@@ -22,13 +24,20 @@ if (reconnect !== undefined && !(reconnect >= 0 && reconnect <= 3600)) {
 }
 
 const audit = process.env.CULLING_AUDIT;
-if (audit !== undefined && audit !== "0" && audit !== "1") {
-  console.error(`CULLING_AUDIT must be 0 or 1 (got ${JSON.stringify(audit)})`);
+const auditShare = audit === undefined || audit.trim() === "" ? 0 : Number(audit);
+if (!(auditShare >= 0 && auditShare <= 1)) {
+  console.error(`CULLING_AUDIT must be 0, 1, or the fraction of clients to audit in between (got ${JSON.stringify(audit)})`);
+  process.exit(2);
+}
+const culling = process.env.CULLING ?? "on";
+if (culling !== "on" && culling !== "off") {
+  console.error(`CULLING must be on or off (got ${JSON.stringify(culling)})`);
   process.exit(2);
 }
 const room = {
   ...(reconnect !== undefined ? { reconnectSeconds: reconnect } : {}),
-  ...(audit === "1" ? { culling: { audit: true } } : {}),
+  ...(auditShare > 0 ? { culling: { audit: true, auditSample: auditShare } } : {}),
+  ...(culling === "off" ? { cullingEnabled: false } : {}),
 };
 
 let server;

@@ -16,6 +16,11 @@ export interface CullingAuditOptions {
    * ticks its clients need to hear of it, pop-ins involving it are not counted.
    */
   teleportDistance: number;
+  /**
+   * Fraction of clients audited, in (0, 1]; default 1. A client is in or out for its whole stay (pop-ins
+   * need its history), picked evenly by join order. The oracle's cost grows with the clients audited.
+   */
+  sample?: number;
 }
 
 /** Leak and pop-in counts. */
@@ -80,6 +85,8 @@ export class CullingAudit {
   private readonly scratch = { x: 0, y: 0, radius: 0 };
   private readonly other = { x: 0, y: 0, radius: 0 };
   private tick = 0;
+  /** Clients offered to {@link addClient}, audited or not (the sampling counts them). */
+  private offered = 0;
 
   constructor(world: World, private readonly sight: PotentialSight, private readonly keeper: ViewKeeper, private readonly options: CullingAuditOptions) {
     this.truth = new VisionSystem(world, { opaqueMask: options.opaqueMask, raysPerTick: Infinity });
@@ -92,6 +99,9 @@ export class CullingAudit {
 
   /** Starts auditing a client whose character is `character`, with its real round trip (ms). */
   addClient(clientId: string, character: string, roundTripMs: number): void {
+    const sample = this.options.sample ?? 1;
+    const n = this.offered++;
+    if (Math.floor((n + 1) * sample) === Math.floor(n * sample)) return;
     this.clients.set(clientId, { character, roundTripMs, history: new Map(), joinedAt: this.tick });
   }
 

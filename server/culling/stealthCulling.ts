@@ -19,6 +19,8 @@ export interface CullingOptions {
   maxRoundTripMs?: number;
   /** Run the truth harness every tick ({@link CullingAudit}: exact, costly). Default false. */
   audit?: boolean;
+  /** Fraction of clients the truth harness audits, in (0, 1] (its cost grows with it). Default 1. */
+  auditSample?: number;
 }
 
 /** Hard ceiling of the look-ahead, meters (DESIGN: at most 3 m). */
@@ -70,6 +72,7 @@ export class StealthCulling {
     if (!(lingerSeconds >= 0 && lingerSeconds <= 10)) throw new RangeError(`lingerSeconds must be in [0, 10] (got ${lingerSeconds})`);
     this.maxRoundTripMs = options.maxRoundTripMs ?? 300;
     if (!(this.maxRoundTripMs >= 0 && this.maxRoundTripMs <= 2000)) throw new RangeError(`maxRoundTripMs must be in [0, 2000] (got ${this.maxRoundTripMs})`);
+    if (!((options.auditSample ?? 1) > 0 && (options.auditSample ?? 1) <= 1)) throw new RangeError(`auditSample must be in (0, 1] (got ${options.auditSample})`);
     let range = options.range ?? 20;
     if (!(range > 0 && Number.isFinite(range))) throw new RangeError(`range must be a positive finite number of meters (got ${range})`);
     for (const g of sim.guards) range = Math.max(range, g.placement.range);
@@ -86,7 +89,7 @@ export class StealthCulling {
     }
     for (const c of sim.cameras) this.sight.addEntity(c.id, c.placement.x, c.placement.y, CAMERA_RADIUS);
     this.audit = options.audit === true
-      ? new CullingAudit(sim.world, this.sight, this.views, { opaqueMask: sim.vision.opaqueMask, tickSeconds: sim.dt, lingerTicks, teleportDistance: 2 * this.maxSpeed * sim.dt })
+      ? new CullingAudit(sim.world, this.sight, this.views, { opaqueMask: sim.vision.opaqueMask, tickSeconds: sim.dt, lingerTicks, teleportDistance: 2 * this.maxSpeed * sim.dt, sample: options.auditSample ?? 1 })
       : null;
     if (this.audit !== null) for (const g of sim.guards) this.audit.setBody(g.id, g.body);
   }

@@ -11,6 +11,7 @@ import {
   sanitizeMoveFrame,
 } from "../../shared/protocol.js";
 import { CameraState, DetectionMeter, DetectionNotice, EVENT_HISTORY, GuardState, OWNER, PlayerState, StealthState } from "../../shared/schema.js";
+import { EverythingVisible } from "../culling/everythingVisible.js";
 import { StealthCulling, type CullingOptions } from "../culling/stealthCulling.js";
 import { StealthSimulation, type SimulationOptions, type StepResult } from "../sim/stealthSimulation.js";
 import { DEFAULT_MAP, MAP_NAME, MapCatalog } from "./mapCatalog.js";
@@ -42,6 +43,13 @@ export interface StealthRoomSettings {
   simulation: SimulationOptions;
   /** Anti-wallhack culling: range, linger, round-trip cap, audit (see `StealthCulling`). */
   culling: CullingOptions;
+  /**
+   * False turns culling off: every client's view holds every entity (`EverythingVisible`), the baseline
+   * load tests compare culling with. Default true.
+   */
+  cullingEnabled?: boolean;
+  /** Largest `guards` create option accepted (rooms with generated guards cost CPU). Default 64. */
+  maxGuards?: number;
   /** Milliseconds between round-trip pings to each client. */
   pingIntervalMs: number;
   /** Where maps come from. Default: the bundled `server/maps`. */
@@ -124,7 +132,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   private readonly touchedMeters = new Set<DetectionMeter>();
   private exceptionLogs = 0;
 
-  override onCreate(options: { map?: unknown } = {}): void {
+  override onCreate(options: { map?: unknown; guards?: unknown } = {}): void {
     const s = this.settings;
     const catalog = s.catalog ?? MapCatalog.bundled();
     const name = options.map ?? DEFAULT_MAP;
@@ -137,20 +145,18 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     }
     this.maxClients = s.maxClients;
     this.maxMessagesPerSecond = s.maxMessagesPerSecond;
-    this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate });
+    const extraGuards = this.extraGuardsFor(options.guards, map.guards.length);
+    this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate, extraGuards });
     this.spectators = new Spectators(s.spectatorToken);
-    this.culling = new StealthCulling(
-      this.sim,
-      s.culling,
-      (sessionId, entityId) => {
-        const entity = this.entityState(entityId);
-        if (entity !== undefined) this.views.get(sessionId)?.add(entity);
-      },
-      (sessionId, entityId) => {
-        const entity = this.entityState(entityId);
-        if (entity !== undefined) this.views.get(sessionId)?.remove(entity);
-      },
-    );
+    const show = (sessionId: string, entityId: string) => {
+      const entity = this.entityState(entityId);
+      if (entity !== undefined) this.views.get(sessionId)?.add(entity);
+    };
+    const hide = (sessionId: string, entityId: string) => {
+      const entity = this.entityState(entityId);
+      if (entity !== undefined) this.views.get(sessionId)?.remove(entity);
+    };
+    this.culling = s.cullingEnabled === false ? new EverythingVisible(this.sim, show) : new StealthCulling(this.sim, s.culling, show, hide);
     this.state.map = map.name;
     void this.setMetadata({ map: map.name });
 
@@ -244,6 +250,30 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
 
   override onReconnect(client: Client): void {
     this.watchFrames(client);
+  }
+
+  /**
+   * Colyseus calls this from its own `patchRate` timer, apart from the fixed step: counted and timed here
+   * (encoding every view and sending), since tick time does not include it.
+   */
+  override broadcastPatch(): boolean {
+    const started = performance.now();
+    const changed = super.broadcastPatch();
+    this.stats.recordPatch(started, performance.now() - started);
+    return changed;
+  }
+
+  /**
+   * Guards to generate for the create option `guards` (the total wanted; default: the map's own). Refused
+   * unless an integer from the map's guard count up to `maxGuards`.
+   */
+  private extraGuardsFor(guards: unknown, mapGuards: number): number {
+    if (guards === undefined) return 0;
+    const most = Math.max(this.settings.maxGuards ?? 64, mapGuards);
+    if (typeof guards !== "number" || !Number.isInteger(guards) || guards < mapGuards || guards > most) {
+      throw new Refusal(`option "guards" must be an integer from ${mapGuards} (the map's own guards) to ${most} (got ${JSON.stringify(guards)})`);
+    }
+    return guards - mapGuards;
   }
 
   /** The schema object of a player, guard or camera, by entity id. */

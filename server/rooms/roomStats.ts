@@ -50,6 +50,16 @@ export class RoomStats {
   auditedClientTicks = 0;
   /** Round-trip estimates (ms) from the WebSocket pings, p50 and max over clients, refreshed every ping round. */
   roundTripMs = { p50: 0, max: 0, clients: 0 };
+  /**
+   * State patches broadcast (Colyseus `broadcastPatch` runs, on its own `patchRate` timer). Under overload
+   * the room's fixed step catches up with extra steps and hides it from tick time; the patch rate falls.
+   */
+  patches = 0;
+
+  /** When the last patches were broadcast (ms, a ring), for the recent patch rate. */
+  private readonly patchTimes = new Float64Array(256);
+  /** What the last patches cost (ms, a ring the size of the tick window): encoding and sending. */
+  private readonly patchMs: Float64Array;
 
   private readonly tickMs: Float64Array;
   private readonly stepMs: Float64Array;
@@ -61,6 +71,7 @@ export class RoomStats {
     this.tickMs = new Float64Array(window);
     this.stepMs = new Float64Array(window);
     this.cullMs = new Float64Array(window);
+    this.patchMs = new Float64Array(window);
   }
 
   /** Records one tick's cost, milliseconds: the whole tick, and the simulation step and culling inside it. */
@@ -71,6 +82,26 @@ export class RoomStats {
     this.cullMs[slot] = cullMs;
     this.tickSamples++;
     this.ticks++;
+  }
+
+  /** Records one patch broadcast at `nowMs` (a monotonic clock, e.g. `performance.now()`) that took `ms`. */
+  recordPatch(nowMs: number, ms: number): void {
+    this.patchTimes[this.patches % this.patchTimes.length] = nowMs;
+    this.patchMs[this.patches % this.patchMs.length] = ms;
+    this.patches++;
+  }
+
+  /** Patch broadcast cost over the recent window (encoding every view and sending), milliseconds. */
+  patchTime(): { p50: number; p99: number; max: number; samples: number } {
+    return this.window(this.patchMs, this.patches);
+  }
+
+  /** Patches per second over the `seconds` before `nowMs` (at most 10 s: the ring holds 256 patches). */
+  patchRate(nowMs: number, seconds = 5): number {
+    const n = Math.min(this.patches, this.patchTimes.length);
+    let count = 0;
+    for (let i = 0; i < n; i++) if (nowMs - this.patchTimes[i]! <= seconds * 1000) count++;
+    return count / seconds;
   }
 
   /** Tick cost over the recent window (inputs + simulation + state sync), milliseconds. */
@@ -88,8 +119,8 @@ export class RoomStats {
     return this.window(this.cullMs);
   }
 
-  private window(samples: Float64Array): { p50: number; p99: number; max: number; samples: number } {
-    const n = Math.min(this.tickSamples, samples.length);
+  private window(samples: Float64Array, count = this.tickSamples): { p50: number; p99: number; max: number; samples: number } {
+    const n = Math.min(count, samples.length);
     if (n === 0) return { p50: 0, p99: 0, max: 0, samples: 0 };
     const sorted = Array.from(samples.subarray(0, n)).sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(n - 1, Math.floor(q * n))]!;
@@ -105,6 +136,9 @@ export class RoomStats {
   snapshot(): Record<string, unknown> {
     return {
       ticks: this.ticks,
+      patches: this.patches,
+      patchesPerSecond: this.patchRate(performance.now()),
+      patchMs: this.patchTime(),
       tickMs: this.tickTime(),
       stepMs: this.stepTime(),
       rays: this.rays,

@@ -9,6 +9,7 @@ import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS, type MapWorld } from "./mapWor
 import { NavGrid, type Waypoint } from "./navGrid.js";
 import { PatrolRoute } from "./patrolRoute.js";
 import type { CameraPlacement, GuardPlacement, StealthMap } from "./tiledMap.js";
+import { wanderingGuardPlacements } from "./wanderingGuards.js";
 
 /** Options of a {@link StealthSimulation}; every field optional. */
 export interface SimulationOptions {
@@ -26,6 +27,11 @@ export interface SimulationOptions {
   catchReach?: number;
   /** Guards a camera's `spotted` sends to look (the nearest ones). Default 2. */
   camerasAlarmGuards?: number;
+  /**
+   * Guards to add to the map's own, each patrolling a loop of random reachable spots (see
+   * `wanderingGuardPlacements`): rooms with more guards than the map places, e.g. for load tests. Default 0.
+   */
+  extraGuards?: number;
 }
 
 /** A player character in the simulation. */
@@ -159,7 +165,10 @@ export class StealthSimulation {
       ids.add(id);
       return id;
     };
-    for (const g of map.guards) {
+    const extraGuards = options.extraGuards ?? 0;
+    const maxObjectId = map.guards.reduce((m, g) => Math.max(m, g.id), 0);
+    const placements = extraGuards === 0 ? map.guards : [...map.guards, ...wanderingGuardPlacements(this.nav, extraGuards, 7919, maxObjectId + 1)];
+    for (const g of placements) {
       const id = uniqueId("guard", g.name, g.id);
       const body = this.world.createBody({ type: "dynamic", position: Vec2(g.x, g.y), fixedRotation: true });
       // Heavier than players, so a player cannot shove a guard off its route.

@@ -1,0 +1,76 @@
+import { matchMaker } from "@colyseus/core";
+import { EventLoopLag, type LagWindow } from "./eventLoopLag.js";
+import { EverythingVisible } from "../culling/everythingVisible.js";
+import type { StealthRoom } from "./StealthRoom.js";
+
+/** This process: CPU, memory and event-loop lag. */
+export interface ProcessFigures {
+  processId: string;
+  uptimeSeconds: number;
+  /** When these figures were read, ms on the server's `performance.now()` clock (for rates between reads). */
+  sampledAtMs: number;
+  /** CPU time used since the process started, seconds (`process.cpuUsage()`). */
+  cpu: { userSeconds: number; systemSeconds: number };
+  /** `process.memoryUsage()`, bytes. */
+  memory: NodeJS.MemoryUsage;
+  /** Event-loop lag, ms: the last completed window (null before the first ends) and the one in progress. */
+  eventLoopLagMs: { windowSeconds: number; resolutionMs: number; last: LagWindow | null; current: LagWindow };
+}
+
+/** One `stealth` room: who is in it, its shape, and its `RoomStats` snapshot. */
+export interface RoomFigures extends Record<string, unknown> {
+  roomId: string;
+  map: string;
+  clients: number;
+  guards: number;
+  /** False when the room runs with culling off (every view holds everything). */
+  cullingEnabled: boolean;
+}
+
+let lag: EventLoopLag | undefined;
+
+/**
+ * The loop-lag monitor of this process, started on first use. One per process: the loop is the process's,
+ * whatever number of servers a test creates in it.
+ */
+export function processLoopLag(): EventLoopLag {
+  lag ??= new EventLoopLag();
+  return lag;
+}
+
+/** CPU, memory and loop lag of this process, now. */
+export function processFigures(): ProcessFigures {
+  const cpu = process.cpuUsage();
+  const loop = processLoopLag();
+  return {
+    processId: matchMaker.processId,
+    uptimeSeconds: Math.round(process.uptime()),
+    sampledAtMs: performance.now(),
+    cpu: { userSeconds: cpu.user / 1e6, systemSeconds: cpu.system / 1e6 },
+    memory: process.memoryUsage(),
+    eventLoopLagMs: { windowSeconds: loop.windowSeconds, resolutionMs: loop.resolutionMs, last: loop.last, current: loop.current() },
+  };
+}
+
+/** The `stealth` rooms hosted by this process, live (for their figures). */
+export async function localStealthRooms(): Promise<StealthRoom[]> {
+  const listings = await matchMaker.query({ name: "stealth" });
+  const rooms: StealthRoom[] = [];
+  for (const listing of listings) {
+    const room = matchMaker.getLocalRoomById(listing.roomId) as StealthRoom | undefined;
+    if (room !== undefined && room.stats !== undefined && room.sim !== undefined) rooms.push(room);
+  }
+  return rooms;
+}
+
+/** What `GET /stats` says about one room. */
+export function roomFigures(room: StealthRoom): RoomFigures {
+  return {
+    roomId: room.roomId,
+    map: room.state.map,
+    clients: room.clients.length,
+    guards: room.sim.guards.length,
+    cullingEnabled: !(room.culling instanceof EverythingVisible),
+    ...room.stats.snapshot(),
+  };
+}
