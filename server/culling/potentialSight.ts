@@ -63,15 +63,18 @@ export class PotentialSight {
   /** Per character slot: 1 + the occluder that last hid each entity slot from it (0: none). */
   private readonly blockers: (Int32Array | undefined)[] = [];
   /**
-   * Per character slot: how far (meters) that occluder hid each entity with room to spare, less the
-   * motion since. The margin moves by at most the distance the two centres moved (it is 1-Lipschitz in
-   * each), so while the slack stays positive the pair is still hidden and costs no test at all.
+   * Per character slot and entity: a standing verdict on the pair and how far (meters) it holds with room
+   * to spare. Every occluder's margin moves by at most the distance the two centres moved (it is
+   * 1-Lipschitz in each), so while the centres have travelled less than that room in total, the verdict
+   * stands and costs no test. Stored as room + both odometers at the time (so ticks in which the pair was
+   * not looked at still count): the room left now is |slack| minus both odometers now. Positive: hidden
+   * by the cached occluder. Negative: visible (see {@link visibleRoom}). 0: no standing verdict.
    */
   private readonly slack: (Float64Array | undefined)[] = [];
-  /** Where each slot was at the previous update, and how far it moved since (meters). */
+  /** Where each slot was at the previous update, and how far it has travelled in all (meters). */
   private lastX = new Float64Array(0);
   private lastY = new Float64Array(0);
-  private moved = new Float64Array(0);
+  private odometer = new Float64Array(0);
   /** Each team's look-ahead at the previous update: a change voids its members' slack. */
   private readonly lastLookahead: number[] = [];
   private readonly teams: Team[] = [];
@@ -84,8 +87,10 @@ export class PotentialSight {
   private bucketItems = new Int32Array(0);
   private readonly bucketFill = new Int32Array(HASH_BUCKETS);
   private liveCount = 0;
-  /** Pairs given the occluder test at the last update. */
+  /** Pairs in reach at the last update (each needed a verdict). */
   pairsTested = 0;
+  /** Of those, the pairs whose remembered verdict had run out of room: they were tested against occluders. */
+  occluderTests = 0;
 
   constructor(world: World, options: PotentialSightOptions = {}) {
     const range = options.range ?? 20;
@@ -180,11 +185,12 @@ export class PotentialSight {
   update(): void {
     this.buildGrid();
     this.pairsTested = 0;
+    this.occluderTests = 0;
     for (let s = 0; s < this.capacity; s++) {
       if (this.ids[s] === undefined) continue;
       const dx = this.x[s]! - this.lastX[s]!;
       const dy = this.y[s]! - this.lastY[s]!;
-      this.moved[s] = Math.sqrt(dx * dx + dy * dy);
+      this.odometer[s]! += Math.sqrt(dx * dx + dy * dy);
       this.lastX[s] = this.x[s]!;
       this.lastY[s] = this.y[s]!;
     }
@@ -279,7 +285,7 @@ export class PotentialSight {
     const r1 = Math.floor((cy + reachMax) / cs);
     const cache = this.blockers[c]!;
     const slack = this.slack[c]!;
-    const movedC = this.moved[c]!;
+    const odometerC = this.odometer[c]!;
     for (let row = r0; row <= r1; row++) {
       for (let col = c0; col <= c1; col++) {
         const bucket = hashCell(col, row);
@@ -292,7 +298,7 @@ export class PotentialSight {
           const reach = this.range + this.radius[e]! + 2 * d;
           if (dx * dx + dy * dy > reach * reach) continue;
           this.pairsTested++;
-          if (this.hidden(cache, slack, movedC, e, cx, cy, ra, this.radius[e]! + d)) continue;
+          if (this.hidden(cache, slack, odometerC, e, cx, cy, ra, this.radius[e]! + d)) continue;
           team.visible[e] = 1;
           team.list[team.listCount++] = e;
         }
@@ -300,33 +306,42 @@ export class PotentialSight {
     }
   }
 
-  private hidden(cache: Int32Array, slack: Float64Array, movedC: number, e: number, ax: number, ay: number, ra: number, rb: number): boolean {
+  private hidden(cache: Int32Array, slack: Float64Array, odometerC: number, e: number, ax: number, ay: number, ra: number, rb: number): boolean {
     const bx = this.x[e]!;
     const by = this.y[e]!;
     const occ = this.occluders;
+    const travelled = odometerC + this.odometer[e]!;
+    const standing = slack[e]!;
+    // Visible last time with room to spare: still visible while the centres moved less than that.
+    if (standing < 0 && -standing - travelled > 0) return false;
     const last = cache[e]! - 1;
+    if (last >= 0 && last < occ.size && standing - travelled > -HIDDEN_MARGIN) return true;
+    this.occluderTests++;
+    // The room a visible verdict will have: what no occluder off the centre segment can take away, less
+    // for each occluder on it, its own margin.
+    let room = visibleRoom(ra, rb);
     if (last >= 0 && last < occ.size) {
-      const room = slack[e]! - movedC - this.moved[e]!;
-      if (room > -HIDDEN_MARGIN) {
-        slack[e] = room;
-        return true;
-      }
       const m = occ.margin(last, ax, ay, ra, bx, by, rb);
       if (m < HIDDEN_MARGIN) {
-        slack[e] = -m;
+        slack[e] = -m + travelled;
         return true;
       }
+      if (m < room && occ.crosses(last, ax, ay, bx, by)) room = m;
     }
     slack[e] = 0;
     const n = occ.gatherAlong(ax, ay, bx, by, this.gathered);
     for (let i = 0; i < n; i++) {
       const k = this.gathered[i]!;
       if (k === last || !occ.crosses(k, ax, ay, bx, by)) continue;
-      if (occ.hides(k, ax, ay, ra, bx, by, rb, HIDDEN_MARGIN)) {
+      // A lower bound on its margin, which bounds how soon this occluder could hide the pair.
+      const m = occ.clearance(k, ax, ay, ra, bx, by, rb, HIDDEN_MARGIN);
+      if (m < HIDDEN_MARGIN) {
         cache[e] = k + 1;
         return true;
       }
+      if (m < room) room = m;
     }
+    if (room > 0) slack[e] = -(room + travelled);
     return false;
   }
 
@@ -372,7 +387,7 @@ export class PotentialSight {
     this.tested = resize(this.tested, (n) => new Int32Array(n));
     this.lastX = resize(this.lastX, (n) => new Float64Array(n));
     this.lastY = resize(this.lastY, (n) => new Float64Array(n));
-    this.moved = resize(this.moved, (n) => new Float64Array(n));
+    this.odometer = resize(this.odometer, (n) => new Float64Array(n));
     this.bucketItems = new Int32Array(cap);
     for (const tm of this.teams) {
       tm.visible = resize(tm.visible, (n) => new Uint8Array(n));
@@ -388,6 +403,18 @@ export class PotentialSight {
     this.ids.length = cap;
     this.capacity = cap;
   }
+}
+
+/**
+ * How far (meters, summed over both centres) a pair may move and stay visible, when no occluder touches
+ * the segment between the centres. For an occluder P at distance g > 0 from that segment there is a
+ * direction u with min(a.u, b.u) >= hP(u) + g, so its occlusion margin, the largest min(hA, hB) - hP over
+ * directions, is at least g + min(ra, rb) > min(ra, rb); and every margin is 1-Lipschitz in the centres.
+ * No occluder can hide the pair before the centres have moved min(ra, rb) in total. (A touching occluder
+ * gives no such room: the pair is simply tested again next time.)
+ */
+function visibleRoom(ra: number, rb: number): number {
+  return ra < rb ? ra : rb;
 }
 
 function hashCell(col: number, row: number): number {

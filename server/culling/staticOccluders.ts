@@ -1,6 +1,6 @@
 import type { Fixture, World } from "planck";
 import { distanceSqToSegment } from "../../shared/math/segment.js";
-import { occludes, occlusionMargin } from "../../shared/math/umbra.js";
+import { occlusionClearance, occlusionMargin } from "../../shared/math/umbra.js";
 
 interface ShapeInternals {
   m_type: string;
@@ -228,9 +228,12 @@ export class StaticOccluders {
     return true;
   }
 
-  /** Whether occluder `k` hides all of disc B from all of disc A, with `threshold` as {@link margin}'s cut (fast path). */
-  hides(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number, threshold: number): boolean {
-    return occludes(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, this.winding[k]!, ax, ay, ra, bx, by, rb, threshold);
+  /**
+   * The fast path's {@link occlusionClearance} of occluder `k`: -Infinity when it hides all of disc B from
+   * all of disc A, otherwise a lower bound (>= `threshold`, meters) on its {@link margin}.
+   */
+  clearance(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number, threshold: number): number {
+    return occlusionClearance(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, this.winding[k]!, ax, ay, ra, bx, by, rb, threshold);
   }
 
   /** {@link occlusionMargin} of occluder `k` between disc A and disc B: <= 0 means it hides all of B from all of A. */

@@ -4,4 +4,4 @@ export { distanceSqToSegment } from "./segment.js";
 export { Sector, circleIntersectsSector } from "./sector.js";
 export { silhouettePoints, type SilhouetteOut } from "./tangent.js";
 export { seededRandom } from "./seededRandom.js";
-export { occludes, occlusionMargin } from "./umbra.js";
+export { occludes, occlusionClearance, occlusionMargin } from "./umbra.js";

@@ -113,18 +113,32 @@ export function occludes(
   xs: ArrayLike<number>, ys: ArrayLike<number>, offset: number, count: number, radius: number, winding: number,
   ax: number, ay: number, ra: number, bx: number, by: number, rb: number, threshold: number,
 ): boolean {
+  return occlusionClearance(xs, ys, offset, count, radius, winding, ax, ay, ra, bx, by, rb, threshold) < threshold;
+}
+
+/**
+ * `occludes`, telling by how much it does not: the value (meters) of the first direction that gets past,
+ * a lower bound on `occlusionMargin` that is >= `threshold`; or -Infinity when the occluder hides B from
+ * A (no direction gets past). Culling uses the bound as room: the margin is 1-Lipschitz in the centres,
+ * so the pair stays unhidden by this occluder until the centres have moved that much (less `threshold`).
+ */
+export function occlusionClearance(
+  xs: ArrayLike<number>, ys: ArrayLike<number>, offset: number, count: number, radius: number, winding: number,
+  ax: number, ay: number, ra: number, bx: number, by: number, rb: number, threshold: number,
+): number {
   const end = offset + count;
   const cx = ax - bx;
   const cy = ay - by;
   const cl = Math.sqrt(cx * cx + cy * cy);
+  let g: number;
   if (cl > 0) {
     const c = (rb - ra) / cl;
     if (c >= -1 && c <= 1) {
       const s = Math.sqrt(1 - c * c);
       const nx = cx / cl;
       const ny = cy / cl;
-      if (marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, c * nx + s * ny, c * ny - s * nx) >= threshold) return false;
-      if (marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, c * nx - s * ny, c * ny + s * nx) >= threshold) return false;
+      if ((g = marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, c * nx + s * ny, c * ny - s * nx)) >= threshold) return g;
+      if ((g = marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, c * nx - s * ny, c * ny + s * nx)) >= threshold) return g;
     }
   }
   for (let i = offset; i < end; i++) {
@@ -133,11 +147,11 @@ export function occludes(
     let dx = ax - vx;
     let dy = ay - vy;
     let dl = Math.sqrt(dx * dx + dy * dy);
-    if (dl > 0 && marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, dx / dl, dy / dl) >= threshold) return false;
+    if (dl > 0 && (g = marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, dx / dl, dy / dl)) >= threshold) return g;
     dx = bx - vx;
     dy = by - vy;
     dl = Math.sqrt(dx * dx + dy * dy);
-    if (dl > 0 && marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, dx / dl, dy / dl) >= threshold) return false;
+    if (dl > 0 && (g = marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, dx / dl, dy / dl)) >= threshold) return g;
     if (count > 1) {
       const j = i + 1 < end ? i + 1 : offset;
       const ex = xs[j]! - vx;
@@ -145,10 +159,11 @@ export function occludes(
       const el = Math.sqrt(ex * ex + ey * ey);
       if (el > 0) {
         // Outward normal of a counter-clockwise (positive area) outline: (ey, -ex).
-        if (winding >= 0 && marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, ey / el, -ex / el) >= threshold) return false;
-        if (winding <= 0 && marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, -ey / el, ex / el) >= threshold) return false;
+        if (winding >= 0 && (g = marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, ey / el, -ex / el)) >= threshold) return g;
+        if (winding <= 0 && (g = marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, -ey / el, ex / el)) >= threshold) return g;
       }
     }
   }
-  return marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, 1, 0) < threshold;
+  g = marginAt(xs, ys, offset, end, radius, ax, ay, ra, bx, by, rb, 1, 0);
+  return g >= threshold ? g : -Infinity;
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { occludes, occlusionMargin } from "../../shared/math/umbra.js";
+import { occludes, occlusionClearance, occlusionMargin } from "../../shared/math/umbra.js";
 
 /** A rounded convex occluder: hull of the vertices grown by `radius`. */
 interface Occluder {
@@ -169,7 +169,7 @@ describe("occlusionMargin: one convex occluder hiding a disc from a disc", () =>
     }), { numRuns: 1000 });
   });
 
-  it("the fast verdict (early exit, outward normals only) always agrees with the margin", () => {
+  it("the fast verdict (early exit, outward normals only) always agrees with the margin, and its clearance never exceeds it", () => {
     fc.assert(fc.property(occluderArb, discArb, discArb, fc.boolean(), (o, a, b, flip) => {
       const xs = flip ? [...o.xs].reverse() : o.xs;
       const ys = flip ? [...o.ys].reverse() : o.ys;
@@ -178,6 +178,13 @@ describe("occlusionMargin: one convex occluder hiding a disc from a disc", () =>
       const winding = xs.length >= 3 ? Math.sign(area) : 0;
       const m = occlusionMargin(xs, ys, 0, xs.length, o.radius, a.x, a.y, a.r, b.x, b.y, b.r);
       expect(occludes(xs, ys, 0, xs.length, o.radius, winding, a.x, a.y, a.r, b.x, b.y, b.r, -1e-6)).toBe(m < -1e-6);
+      // Its clearance is a lower bound on the margin (the room culling may spend), or -Infinity when hidden.
+      const clearance = occlusionClearance(xs, ys, 0, xs.length, o.radius, winding, a.x, a.y, a.r, b.x, b.y, b.r, -1e-6);
+      if (m < -1e-6) expect(clearance).toBe(-Infinity);
+      else {
+        expect(clearance).toBeGreaterThanOrEqual(-1e-6);
+        expect(clearance).toBeLessThanOrEqual(m + 1e-12);
+      }
       // Told the winding, the margin skips inward normals and finds the same maximum.
       expect(occlusionMargin(xs, ys, 0, xs.length, o.radius, a.x, a.y, a.r, b.x, b.y, b.r, undefined, winding)).toBeCloseTo(m, 9);
     }), { numRuns: 5000 });
