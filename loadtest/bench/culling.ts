@@ -138,6 +138,7 @@ function run(variant: Variant, squad: number): void {
       potentiallyVisiblePerSquad: round(potential / (TICKS * (CLIENTS / squad))),
       churnPerClientPerTick: round(churn / clientTicks),
       pairsTestedLastTick: sight!.pairsTested,
+      occluderTestsLastTick: sight!.occluderTests,
     } : {}),
   }));
 }
