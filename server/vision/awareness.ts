@@ -153,6 +153,14 @@ class ObserverRecord {
   touchedStep = -1;
   /** The first pair (in first-appearance order) seen this step at full awareness that may be spotted. */
   spot: Pair | null = null;
+  /** The pair seen this step with the highest level (the earliest on ties). */
+  seenTop: Pair | null = null;
+  /**
+   * At least the level of every pair it holds, as of the end of the last step that touched it (meters
+   * only fall while unseen, so it stays a bound): when the pair seen this step is above it, that pair is
+   * the most aware one and the other pairs need not be visited. Exact again after each full scan.
+   */
+  levelCap = 0;
   nextOrder = 0;
   /** Index in the model's dense record list (and its deadline / touched arrays). */
   slot = -1;
@@ -241,6 +249,7 @@ export class AwarenessModel {
         rec.touchedStep = step;
         touchedAt[rec.slot] = step;
         rec.spot = null;
+        rec.seenTop = null;
         rec.recentCount = 0;
       }
       const k = rec.recentCount;
@@ -272,6 +281,8 @@ export class AwarenessModel {
         this.emit("noticed", rec.id, pair.targetId, pair);
       }
       if (was < 1 && level >= 1) pair.reachedStep = step;
+      const top = rec.seenTop;
+      if (top === null || level > top.level || (level === top.level && pair.order < top.order)) rec.seenTop = pair;
       const zero = pair.zeroAt(o);
       if (zero > rec.calmAt) rec.calmAt = zero;
       // The spotting candidate: at full awareness, not the alerted focus, and for an alerted observer
@@ -290,6 +301,7 @@ export class AwarenessModel {
       const rec = records[r]!;
       this.advance(rec, step, now);
       due[r] = dueTime(rec, o);
+      if (touchedAt[r] === step && rec.seenTop!.level > rec.levelCap) rec.levelCap = rec.seenTop!.level;
     }
 
     // 3. Every 16 steps, forget what no longer matters: calm, re-armed pairs of idle observers. Stable
@@ -451,8 +463,9 @@ export class AwarenessModel {
       case "idle": {
         // Meters only rise when seen, so only an observer that saw something can become suspicious.
         if (!touched) return;
+        if (rec.levelCap < o.suspiciousAt && rec.seenTop!.level < o.suspiciousAt) return; // no meter is there
         const top = mostAware(rec, now, o);
-        if (top !== null && top.levelAt(now, o) >= o.suspiciousAt) {
+        if (top.levelAt(now, o) >= o.suspiciousAt) {
           this.enter(rec, "suspicious", top, now);
           this.emit("suspicious", rec.id, top.targetId, top);
         }
@@ -464,7 +477,7 @@ export class AwarenessModel {
           this.enter(rec, "idle", null, now);
         } else if (touched) {
           // Investigate where the most suspicious target was last seen.
-          const top = mostAware(rec, now, o)!;
+          const top = mostAware(rec, now, o);
           rec.focus = top.targetId;
           rec.focusPair = top;
           rec.known.x = top.x;
@@ -561,8 +574,15 @@ function findPair(rec: ObserverRecord, targetId: string): Pair | undefined {
   return undefined;
 }
 
-function mostAware(rec: ObserverRecord, now: number, o: Resolved): Pair | null {
-  let best: Pair | null = null;
+/**
+ * The pair with the highest level now (the earliest on ties) of an observer that saw something this step.
+ * The pairs not seen this step are cold in memory; they are visited only when `levelCap` cannot rule them
+ * out, and the cap is exact again afterwards.
+ */
+function mostAware(rec: ObserverRecord, now: number, o: Resolved): Pair {
+  const seen = rec.seenTop!;
+  if (rec.levelCap < seen.level) return seen;
+  let best = seen;
   let bestLevel = -1;
   const pairs = rec.pairList;
   for (let i = 0; i < pairs.length; i++) {
@@ -572,6 +592,7 @@ function mostAware(rec: ObserverRecord, now: number, o: Resolved): Pair | null {
       bestLevel = level;
     }
   }
+  rec.levelCap = bestLevel;
   return best;
 }
 
