@@ -1,4 +1,5 @@
 import type { World } from "planck";
+import { PairMemory } from "./pairMemory.js";
 import { StaticOccluders } from "./staticOccluders.js";
 
 /** Options of a {@link PotentialSight}. */
@@ -60,17 +61,18 @@ export class PotentialSight {
   private team = new Int32Array(0);
   private tested = new Int32Array(0);
   private testStamp = 0;
-  /** Per character slot: 1 + the occluder that last hid each entity slot from it (0: none). */
-  private readonly blockers: (Int32Array | undefined)[] = [];
   /**
-   * Per character slot and entity: a standing verdict on the pair and how far (meters) it holds with room
-   * to spare. Every occluder's margin moves by at most the distance the two centres moved (it is
-   * 1-Lipschitz in each), so while the centres have travelled less than that room in total, the verdict
-   * stands and costs no test. Stored as room + both odometers at the time (so ticks in which the pair was
-   * not looked at still count): the room left now is |slack| minus both odometers now. Positive: hidden
-   * by the cached occluder. Negative: visible (see {@link visibleRoom}). 0: no standing verdict.
+   * Per character slot: what it remembers of each entity in its reach (see `PairMemory`): the occluder
+   * that last hid it, and a standing verdict on the pair with how far (meters) it holds with room to
+   * spare. Every occluder's margin moves by at most the distance the two centres moved (it is 1-Lipschitz
+   * in each), so while the centres have travelled less than that room in total, the verdict stands and
+   * costs no test. Stored as room + both odometers at the time (so ticks in which the pair was not looked
+   * at still count): the room left now is |slack| minus both odometers now. Positive: hidden by the
+   * remembered occluder. Negative: visible (see {@link visibleRoom}). 0: no standing verdict.
    */
-  private readonly slack: (Float64Array | undefined)[] = [];
+  private readonly memory: (PairMemory | undefined)[] = [];
+  /** Bumped each time a slot is freed or given to an entity, so memories of its previous holder are void. */
+  private generation = new Int32Array(0);
   /** Where each slot was at the previous update, and how far it has travelled in all (meters). */
   private lastX = new Float64Array(0);
   private lastY = new Float64Array(0);
@@ -120,8 +122,8 @@ export class PotentialSight {
     this.radius[slot] = radius;
     this.lastX[slot] = x;
     this.lastY[slot] = y;
-    // A new entity in a reused slot must not inherit anyone's slack about the old one.
-    for (const sl of this.slack) if (sl !== undefined) sl[slot] = 0;
+    // A new entity in a reused slot must not inherit anyone's memory of the old one.
+    this.generation[slot]!++;
     if (radius > this.maxRadius) this.maxRadius = radius;
     this.liveCount++;
     if (team === undefined) {
@@ -131,14 +133,9 @@ export class PotentialSight {
     const t = this.ensureTeam(team);
     this.team[slot] = t;
     this.teams[t]!.members.push(slot);
-    const cache = this.blockers[slot];
-    if (cache === undefined || cache.length < this.capacity) {
-      this.blockers[slot] = new Int32Array(this.capacity);
-      this.slack[slot] = new Float64Array(this.capacity);
-    } else {
-      cache.fill(0);
-      this.slack[slot]!.fill(0);
-    }
+    const memory = this.memory[slot];
+    if (memory === undefined) this.memory[slot] = new PairMemory();
+    else memory.clear();
   }
 
   /** Moves an entity, meters. Unknown ids are ignored; NaN or infinite coordinates throw a RangeError. */
@@ -162,6 +159,7 @@ export class PotentialSight {
     for (const team of this.teams) team.visible[slot] = 0;
     this.slots.delete(id);
     this.ids[slot] = undefined;
+    this.generation[slot]!++;
     this.team[slot] = -1;
     this.free.push(slot);
     this.liveCount--;
@@ -197,7 +195,7 @@ export class PotentialSight {
     for (let t = 0; t < this.teams.length; t++) {
       const team = this.teams[t]!;
       if (this.lastLookahead[t] !== team.lookahead) {
-        for (const c of team.members) this.slack[c]!.fill(0);
+        for (const c of team.members) this.memory[c]!.voidVerdicts();
         this.lastLookahead[t] = team.lookahead;
       }
       for (let i = 0; i < team.listCount; i++) team.visible[team.list[i]!] = 0;
@@ -276,72 +274,96 @@ export class PotentialSight {
     const cx = this.x[c]!;
     const cy = this.y[c]!;
     const ra = this.radius[c]! + d;
-    const reachMax = this.range + 2 * d + this.maxRadius;
     const stamp = ++this.testStamp;
+    const memory = this.memory[c]!;
+    const odometerC = this.odometer[c]!;
+    // 1. The entities it already knows, in memory order (sequential reads); those gone or out of reach
+    // are forgotten.
+    let kept = 0;
+    for (let i = 0; i < memory.count; i++) {
+      const e = memory.entity[i]!;
+      if (memory.generation[i] !== this.generation[e]) continue;
+      const dx = this.x[e]! - cx;
+      const dy = this.y[e]! - cy;
+      const reach = this.range + this.radius[e]! + 2 * d;
+      if (dx * dx + dy * dy > reach * reach) continue;
+      if (kept !== i) memory.moveDown(i, kept);
+      const j = kept++;
+      this.tested[e] = stamp;
+      if (team.visible[e] === 1) continue;
+      this.decide(team, memory, j, odometerC, e, cx, cy, ra, d);
+    }
+    memory.count = kept;
+    // 2. Entities that came into reach: from the hash grid.
+    const reachMax = this.range + 2 * d + this.maxRadius;
     const cs = this.cellSize;
     const c0 = Math.floor((cx - reachMax) / cs);
     const c1 = Math.floor((cx + reachMax) / cs);
     const r0 = Math.floor((cy - reachMax) / cs);
     const r1 = Math.floor((cy + reachMax) / cs);
-    const cache = this.blockers[c]!;
-    const slack = this.slack[c]!;
-    const odometerC = this.odometer[c]!;
     for (let row = r0; row <= r1; row++) {
       for (let col = c0; col <= c1; col++) {
         const bucket = hashCell(col, row);
         for (let i = this.bucketStart[bucket]!; i < this.bucketStart[bucket + 1]!; i++) {
           const e = this.bucketItems[i]!;
-          if (e === c || this.team[e] === t || team.visible[e] === 1 || this.tested[e] === stamp) continue;
+          if (e === c || this.team[e] === t || this.tested[e] === stamp) continue;
           this.tested[e] = stamp;
           const dx = this.x[e]! - cx;
           const dy = this.y[e]! - cy;
           const reach = this.range + this.radius[e]! + 2 * d;
           if (dx * dx + dy * dy > reach * reach) continue;
-          this.pairsTested++;
-          if (this.hidden(cache, slack, odometerC, e, cx, cy, ra, this.radius[e]! + d)) continue;
-          team.visible[e] = 1;
-          team.list[team.listCount++] = e;
+          const j = memory.add(e, this.generation[e]!);
+          if (team.visible[e] === 1) continue;
+          this.decide(team, memory, j, odometerC, e, cx, cy, ra, d);
         }
       }
     }
   }
 
-  private hidden(cache: Int32Array, slack: Float64Array, odometerC: number, e: number, ax: number, ay: number, ra: number, rb: number): boolean {
+  /** The verdict on entry `j` of a character's memory (entity `e`, in reach), added to the team's set if visible. */
+  private decide(team: Team, memory: PairMemory, j: number, odometerC: number, e: number, cx: number, cy: number, ra: number, d: number): void {
+    this.pairsTested++;
+    if (this.hidden(memory, j, odometerC, e, cx, cy, ra, this.radius[e]! + d)) return;
+    team.visible[e] = 1;
+    team.list[team.listCount++] = e;
+  }
+
+  private hidden(memory: PairMemory, j: number, odometerC: number, e: number, ax: number, ay: number, ra: number, rb: number): boolean {
     const bx = this.x[e]!;
     const by = this.y[e]!;
     const occ = this.occluders;
+    const slack = memory.slack;
     const travelled = odometerC + this.odometer[e]!;
-    const standing = slack[e]!;
+    const standing = slack[j]!;
     // Visible last time with room to spare: still visible while the centres moved less than that.
     if (standing < 0 && -standing - travelled > 0) return false;
-    const last = cache[e]! - 1;
+    const last = memory.blocker[j]! - 1;
     if (last >= 0 && last < occ.size && standing - travelled > -HIDDEN_MARGIN) return true;
     this.occluderTests++;
     // The room a visible verdict will have: what no occluder off the centre segment can take away, less
-    // for each occluder on it, its own margin.
+    // for each occluder on it, a lower bound of its margin.
     let room = visibleRoom(ra, rb);
     if (last >= 0 && last < occ.size) {
       const m = occ.margin(last, ax, ay, ra, bx, by, rb);
       if (m < HIDDEN_MARGIN) {
-        slack[e] = -m + travelled;
+        slack[j] = -m + travelled;
         return true;
       }
       if (m < room && occ.crosses(last, ax, ay, bx, by)) room = m;
     }
-    slack[e] = 0;
+    slack[j] = 0;
     const n = occ.gatherAlong(ax, ay, bx, by, this.gathered);
     for (let i = 0; i < n; i++) {
       const k = this.gathered[i]!;
       if (k === last || !occ.crosses(k, ax, ay, bx, by)) continue;
-      // A lower bound on its margin, which bounds how soon this occluder could hide the pair.
       const m = occ.clearance(k, ax, ay, ra, bx, by, rb, HIDDEN_MARGIN);
       if (m < HIDDEN_MARGIN) {
-        cache[e] = k + 1;
+        memory.blocker[j] = k + 1;
         return true;
       }
       if (m < room) room = m;
     }
-    if (room > 0) slack[e] = -(room + travelled);
+    if (room > 0) slack[j] = -(room + travelled);
     return false;
   }
 
@@ -385,6 +407,7 @@ export class PotentialSight {
     this.radius = resize(this.radius, (n) => new Float64Array(n));
     this.team = resize(this.team, (n) => new Int32Array(n));
     this.tested = resize(this.tested, (n) => new Int32Array(n));
+    this.generation = resize(this.generation, (n) => new Int32Array(n));
     this.lastX = resize(this.lastX, (n) => new Float64Array(n));
     this.lastY = resize(this.lastY, (n) => new Float64Array(n));
     this.odometer = resize(this.odometer, (n) => new Float64Array(n));
@@ -392,12 +415,6 @@ export class PotentialSight {
     for (const tm of this.teams) {
       tm.visible = resize(tm.visible, (n) => new Uint8Array(n));
       tm.list = resize(tm.list, (n) => new Int32Array(n));
-    }
-    for (let s = 0; s < this.blockers.length; s++) {
-      const b = this.blockers[s];
-      if (b !== undefined) this.blockers[s] = resize(b, (n) => new Int32Array(n));
-      const sl = this.slack[s];
-      if (sl !== undefined) this.slack[s] = resize(sl, (n) => new Float64Array(n));
     }
     for (let s = cap - 1; s >= old; s--) this.free.push(s);
     this.ids.length = cap;

@@ -43,7 +43,7 @@ function addAll(sight: PotentialSight, movers: Mover[], lookahead: Map<string, n
 }
 
 describe("potential sight with remembered verdicts", () => {
-  it("agrees with a fresh computation on every pair, every tick, while everyone walks, stops, teleports and the look-ahead changes", () => {
+  it("agrees with a fresh computation on every pair, every tick, while everyone walks, stops, teleports, leaves and joins, and the look-ahead changes", () => {
     let pairsCompared = 0;
     let visible = 0;
     let hidden = 0;
@@ -76,6 +76,16 @@ describe("potential sight with remembered verdicts", () => {
           }
           remembering.moveEntity(m.id, m.x, m.y);
         }
+        if (random() < 0.05) {
+          // Someone leaves and someone else joins (a slot freed, then likely reused by the newcomer).
+          const i = Math.floor(random() * movers.length);
+          const gone = movers[i]!;
+          remembering.removeEntity(gone.id);
+          const joined: Mover = { id: `n${seed}-${tick}`, x: random() * SIZE, y: random() * SIZE, vx: 0, vy: 0, ...(gone.team === undefined ? {} : { team: gone.team }) };
+          movers[i] = joined;
+          if (random() < 0.7) remembering.addEntity(joined.id, joined.x, joined.y, 0.35, joined.team);
+          else movers.splice(i, 1);
+        }
         if (random() < 0.03) {
           const team = teams[Math.floor(random() * teams.length)]!;
           lookahead.set(team, random() * 0.7);
@@ -86,6 +96,8 @@ describe("potential sight with remembered verdicts", () => {
         addAll(fresh, movers, lookahead);
         fresh.update();
         for (const team of teams) {
+          // Nothing else either: no entity that left, no stale slot.
+          expect(remembering.visibleCount(team), `seed ${seed}, tick ${tick}, team ${team}`).toBe(fresh.visibleCount(team));
           for (const m of movers) {
             if (m.team === team) continue;
             const expected = fresh.sees(team, m.id);
