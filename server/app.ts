@@ -8,6 +8,7 @@ import { MAP_NAME, MAPS_DIR, MapCatalog } from "./rooms/mapCatalog.js";
 import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/StealthRoom.js";
 import { PrometheusMetrics } from "./rooms/prometheusMetrics.js";
 import { localStealthRooms, processFigures, processLoopLag, roomFigures } from "./rooms/serverFigures.js";
+import { mountViewer } from "./viewer/viewerRoutes.js";
 
 export interface StealthServerOptions {
   /** `user:password` for HTTP basic auth on `/monitor`; the monitor is off when unset. */
@@ -26,6 +27,7 @@ export interface StealthServerOptions {
  *   it (see `serverFigures.ts` and `RoomStats`).
  * - `GET /metrics`: the same figures in the Prometheus text format (see `PrometheusMetrics`).
  * - `/monitor`: @colyseus/monitor behind basic auth, only when `monitorAuth` is given.
+ * - `GET /`: the live viewer page (`server/viewer/`), its script bundled by esbuild when the server starts.
  */
 export function createStealthServer(options: StealthServerOptions = {}) {
   const roomClass = options.room === undefined ? StealthRoom : stealthRoomWith(options.room);
@@ -37,6 +39,7 @@ export function createStealthServer(options: StealthServerOptions = {}) {
     greet: false,
     rooms: { stealth: defineRoom(roomClass) },
     express: (app) => {
+      mountViewer(app);
       app.get("/maps/:file", (req, res) => {
         const name = req.params.file.replace(/\.tmj$/, "");
         const catalog = options.room?.catalog ?? MapCatalog.bundled();

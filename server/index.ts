@@ -8,7 +8,9 @@ import { MapCatalog } from "./rooms/mapCatalog.js";
  * - `RECONNECT_SECONDS` (default 20): how long a dropped player's character waits for it;
  * - `CULLING_AUDIT=1` runs the culling truth harness every tick (leaks and pop-ins in /stats; costly); a
  *   fraction in (0, 1) audits that share of the clients (e.g. `0.1` for load tests);
- * - `CULLING=off` turns culling off: every client's view holds everything (the load-test baseline).
+ * - `CULLING=off` turns culling off: every client's view holds everything (the load-test baseline);
+ * - `SPECTATOR_TOKEN=<token>` turns spectator mode on: the viewer page opened with `?spectate=<token>` (or
+ *   any client joining with `{ spectate: token }`) sees every entity and the sight rays (off when unset).
  * SIGINT / SIGTERM shut down gracefully (clients are told, rooms disposed).
  */
 const host = process.env.HOST ?? "127.0.0.1";
@@ -34,8 +36,14 @@ if (culling !== "on" && culling !== "off") {
   console.error(`CULLING must be on or off (got ${JSON.stringify(culling)})`);
   process.exit(2);
 }
+const spectatorToken = process.env.SPECTATOR_TOKEN ?? "";
+if (spectatorToken.length > 256 || /[\s\p{Cc}]/u.test(spectatorToken)) {
+  console.error("SPECTATOR_TOKEN must be at most 256 characters, without spaces or control characters");
+  process.exit(2);
+}
 const room = {
   ...(reconnect !== undefined ? { reconnectSeconds: reconnect } : {}),
+  ...(spectatorToken !== "" ? { spectatorToken } : {}),
   ...(auditShare > 0 ? { culling: { audit: true, auditSample: auditShare } } : {}),
   ...(culling === "off" ? { cullingEnabled: false } : {}),
 };
@@ -63,5 +71,6 @@ const actualPort = typeof address === "object" && address !== null && "port" in 
 console.log(`stealth server listening on http://${host}:${actualPort} (node ${process.version})`);
 console.log(`  maps: ${catalog.names.join(", ") || "none"}${catalog.errors.length > 0 ? ` (${catalog.errors.length} failed to load, see above)` : ""}`);
 console.log(`  join: new Client("ws://${host}:${actualPort}").joinOrCreate("stealth", { spawn: "A" })`);
+console.log(`  viewer: http://${host}:${actualPort}/${spectatorToken !== "" ? `   spectate: http://${host}:${actualPort}/?spectate=<SPECTATOR_TOKEN>` : ""}`);
 console.log(`  stats: http://${host}:${actualPort}/stats${process.env.MONITOR_AUTH ? `   monitor: http://${host}:${actualPort}/monitor/` : ""}`);
 server.onShutdown(() => console.log("stealth server stopped"));

@@ -1,0 +1,145 @@
+/// <reference lib="dom" />
+import { ConeOutline } from "./coneOutline.js";
+import { DetectionLog } from "./detectionLog.js";
+import { fillLegend } from "./legend.js";
+import { LiveView, type Onlooker } from "./liveView.js";
+import { drawMapLayer } from "./mapLayer.js";
+import { MeterList } from "./meterList.js";
+import { PlayerControls, type InputSender } from "./playerControls.js";
+import { firstState, joinRequestFrom, joinStealthRoom } from "./roomConnection.js";
+import { SpectatorPanel } from "./spectatorPanel.js";
+import { readTiledGeometry } from "./tiledGeometry.js";
+import { Viewport } from "./viewport.js";
+
+/**
+ * What the page exposes for tests and the browser console: where things are (meters, and the canvas
+ * pixel they are drawn at) and whether it is live. Colours are for the canvas to tell.
+ */
+export interface ViewerProbe {
+  /** "connecting", "connected", "reconnecting", "disconnected" or "error". */
+  status: string;
+  role: "player" | "spectator" | null;
+  sessionId: string;
+  frames(): number;
+  rayMessages(): number;
+  /** The canvas pixel a world point (meters) is drawn at. */
+  toCanvas(x: number, y: number): { x: number; y: number };
+  /** The own character, meters and radians (players only). */
+  self(): { x: number; y: number; facing: number; crouch: boolean } | null;
+  /** Guards and cameras on screen now, meters. */
+  observers(): { id: string; x: number; y: number; alert: string }[];
+  /** Ids of the players on screen now. */
+  players(): string[];
+}
+
+declare global {
+  interface Window {
+    sightlineViewer?: ViewerProbe;
+  }
+}
+
+const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const canvas = byId<HTMLCanvasElement>("view");
+const statusLine = byId<HTMLParagraphElement>("status");
+const probe: ViewerProbe = {
+  status: "connecting",
+  role: null,
+  sessionId: "",
+  frames: () => 0,
+  rayMessages: () => 0,
+  toCanvas: (x, y) => ({ x, y }),
+  self: () => null,
+  observers: () => [],
+  players: () => [],
+};
+window.sightlineViewer = probe;
+
+function setStatus(status: string, text: string): void {
+  probe.status = status;
+  statusLine.dataset.status = status;
+  statusLine.textContent = text;
+}
+
+async function start(): Promise<void> {
+  const request = joinRequestFrom(location.search);
+  setStatus("connecting", request.spectate !== null ? "joining as a spectator…" : "joining…");
+  const room = await joinStealthRoom(request);
+  const spectating = request.spectate !== null;
+  // Before anything awaits: the room sends rays from the next tick on.
+  const panel = spectating ? new SpectatorPanel(room, byId<HTMLSelectElement>("show"), byId<HTMLInputElement>("rays")) : undefined;
+  await firstState(room);
+  const state = room.state;
+  const response = await fetch(`/maps/${encodeURIComponent(state.map)}.tmj`);
+  if (!response.ok) throw new Error(`map ${state.map}: ${response.status} ${await response.text()}`);
+  const map = readTiledGeometry(await response.json());
+  const view = new Viewport(map.width, map.height);
+  canvas.width = view.width;
+  canvas.height = view.height;
+  const ctx = canvas.getContext("2d")!;
+  byId<HTMLElement>("spectator").hidden = !spectating;
+  fillLegend(byId<HTMLUListElement>("legend"), spectating);
+
+  let onlooker: Onlooker;
+  let controls: PlayerControls | undefined;
+  if (panel !== undefined) {
+    onlooker = { role: "spectator", sessionId: room.sessionId, panel };
+    probe.rayMessages = () => panel.rayMessages;
+  } else {
+    onlooker = { role: "player", sessionId: room.sessionId };
+    controls = new PlayerControls(canvas, view, room.input({ mode: "reliable" }) as InputSender, () => state.players?.get(room.sessionId));
+    controls.start();
+  }
+  const events = byId<HTMLOListElement>("events");
+  const live = new LiveView(ctx, view, drawMapLayer(map, view), new ConeOutline(map), state, onlooker, new MeterList(byId<HTMLUListElement>("meters"), spectating ? "no meters" : "nobody is aware of you"), new DetectionLog(events));
+
+  room.onMessage("round", (r: { type: string; by?: string }) => {
+    const line = document.createElement("li");
+    line.textContent = r.type === "caught" ? `caught${r.by !== undefined ? ` by ${r.by}` : ""}: back to the spawn` : "escaped! back to the spawn for another run";
+    line.dataset.type = r.type;
+    events.prepend(line);
+  });
+  room.onMessage("error", (e: { code: string; message: string }) => console.warn(`server: ${e.code}: ${e.message}`));
+  room.onDrop(() => setStatus("reconnecting", "connection lost, reconnecting…"));
+  room.onReconnect(() => setStatus("connected", connectedText()));
+  room.onLeave((code, reason) => {
+    controls?.stop();
+    setStatus("disconnected", `disconnected (${code}${reason ? `: ${reason}` : ""})`);
+  });
+
+  const connectedText = () => `${spectating ? "spectating" : "playing"} ${state.map} as ${room.sessionId}`;
+  probe.role = onlooker.role;
+  probe.sessionId = room.sessionId;
+  probe.frames = () => live.frames;
+  probe.toCanvas = (x, y) => ({ x: view.x(x), y: view.y(y) });
+  probe.self = () => {
+    const p = state.players?.get(room.sessionId);
+    return p === undefined ? null : { x: p.x, y: p.y, facing: p.facing, crouch: p.crouch };
+  };
+  probe.observers = () => {
+    const out: { id: string; x: number; y: number; alert: string }[] = [];
+    const add = (o: { x: number; y: number; alert: string }, id: string) => {
+      if (live.shows(id)) out.push({ id, x: o.x, y: o.y, alert: o.alert });
+    };
+    state.guards?.forEach(add);
+    state.cameras?.forEach(add);
+    return out;
+  };
+  probe.players = () => [...(state.players?.keys() ?? [])].filter((id) => live.shows(id));
+  setStatus("connected", connectedText());
+
+  const frame = (now: number) => {
+    if (onlooker.role === "spectator") {
+      const players: { id: string; team: string }[] = [];
+      state.players?.forEach((p, id) => players.push({ id, team: p.team }));
+      onlooker.panel.listPlayers(players);
+    }
+    live.draw(now);
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}
+
+start().catch((err: unknown) => {
+  setStatus("error", `could not start: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(err);
+});

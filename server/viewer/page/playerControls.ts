@@ -1,0 +1,110 @@
+/// <reference lib="dom" />
+import type { Viewport } from "./viewport.js";
+
+/** The input handle `room.input()` returns: the frame to fill, and send. */
+export interface InputSender {
+  data: Record<string, unknown>;
+  send(): void;
+}
+
+/** Input frames per second (the room's tick rate). */
+export const INPUT_HZ = 20;
+
+const MOVES: Readonly<Record<string, readonly [number, number]>> = {
+  KeyW: [0, -1], ArrowUp: [0, -1],
+  KeyS: [0, 1], ArrowDown: [0, 1],
+  KeyA: [-1, 0], ArrowLeft: [-1, 0],
+  KeyD: [1, 0], ArrowRight: [1, 0],
+};
+
+/**
+ * Keyboard and mouse to input frames: WASD (or arrows) move, Shift held or C toggled crouches, the mouse
+ * sets the facing (before it moves, the facing follows the walk). A frame goes out 20 times a second with
+ * every field set and `seq` increasing: the input class the SDK builds has no defaults, and the room
+ * drops frames whose seq is not above the last.
+ */
+export class PlayerControls {
+  private readonly held = new Set<string>();
+  private crouchToggled = false;
+  private mouse: { x: number; y: number } | null = null;
+  private facing = 0;
+  private seq = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    private readonly view: Viewport,
+    private readonly input: InputSender,
+    /** Where the own character is now, meters (undefined before the state has it). */
+    private readonly position: () => { x: number; y: number } | undefined,
+  ) {}
+
+  start(): void {
+    window.addEventListener("keydown", this.onKeyDown);
+    window.addEventListener("keyup", this.onKeyUp);
+    // A key released while the page had no focus never reports its keyup: stop rather than walk on.
+    window.addEventListener("blur", this.onBlur);
+    this.canvas.addEventListener("mousemove", this.onMouseMove);
+    this.timer = setInterval(() => this.sendFrame(), 1000 / INPUT_HZ);
+  }
+
+  stop(): void {
+    window.removeEventListener("keydown", this.onKeyDown);
+    window.removeEventListener("keyup", this.onKeyUp);
+    window.removeEventListener("blur", this.onBlur);
+    this.canvas.removeEventListener("mousemove", this.onMouseMove);
+    clearInterval(this.timer);
+  }
+
+  /** Whether the character is asked to crouch now. */
+  get crouching(): boolean {
+    return this.crouchToggled || this.held.has("ShiftLeft") || this.held.has("ShiftRight");
+  }
+
+  private readonly onKeyDown = (e: KeyboardEvent): void => {
+    if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
+    if (e.code === "KeyC" && !e.repeat) this.crouchToggled = !this.crouchToggled;
+    if (MOVES[e.code] !== undefined) e.preventDefault(); // arrows would scroll the page
+    this.held.add(e.code);
+  };
+
+  private readonly onKeyUp = (e: KeyboardEvent): void => {
+    this.held.delete(e.code);
+  };
+
+  private readonly onBlur = (): void => {
+    this.held.clear();
+  };
+
+  private readonly onMouseMove = (e: MouseEvent): void => {
+    this.mouse = this.view.worldAt(this.canvas, e.clientX, e.clientY);
+  };
+
+  private sendFrame(): void {
+    let mx = 0;
+    let my = 0;
+    for (const code of this.held) {
+      const move = MOVES[code];
+      if (move !== undefined) {
+        mx += move[0];
+        my += move[1];
+      }
+    }
+    const len = Math.hypot(mx, my);
+    if (len > 0) {
+      mx /= len;
+      my /= len;
+    }
+    const at = this.position();
+    if (this.mouse !== null && at !== undefined && (this.mouse.x !== at.x || this.mouse.y !== at.y)) this.facing = Math.atan2(this.mouse.y - at.y, this.mouse.x - at.x);
+    else if (len > 0) this.facing = Math.atan2(my, mx);
+    const d = this.input.data;
+    d.seq = ++this.seq;
+    d.moveX = mx;
+    d.moveY = my;
+    d.facing = this.facing;
+    d.crouch = this.crouching;
+    d.rejected = false;
+    this.input.send();
+  }
+}

@@ -1,0 +1,220 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALERT_COLOURS, CHARACTER_COLOURS, MAP_COLOURS, rgbOf } from "../../server/viewer/page/palette.js";
+import type { ViewerProbe } from "../../server/viewer/page/main.js";
+
+// The live viewer page in headless Chromium (Debian's package, driven by playwright-core), against
+// `npm start` on a free loopback port: it connects, draws, walks with the keyboard, turns with the mouse,
+// and the guard it walks in front of changes colour on the canvas.
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const TOKEN = "viewer-test-token";
+const ARTIFACTS = "test-artifacts";
+// Without the background-networking flags Chromium keeps dialling Google's hosts, which this closed network refuses.
+const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+let server: ChildProcess | undefined;
+let serverOutput = "";
+let base = "";
+let browser: Browser | undefined;
+
+/** Starts `server/index.ts` as `npm start` does (spectators on), on a free loopback port. */
+function startServer(): Promise<string> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", SPECTATOR_TOKEN: TOKEN },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  server = child;
+  child.stdout!.on("data", (d) => (serverOutput += d));
+  child.stderr!.on("data", (d) => (serverOutput += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server printed no viewer address within 20 s:\n${serverOutput}`)), 20_000);
+    child.stdout!.on("data", () => {
+      const m = /viewer: (http:\/\/127\.0\.0\.1:\d+)\//.exec(serverOutput);
+      if (m !== null) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`the server exited with ${code}:\n${serverOutput}`)));
+  });
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}, and the viewer test needs it. Install Debian's package ` +
+        "(apt-get update && apt-get install -y chromium; .ci/run does this) or point CHROMIUM_PATH at a Chromium binary.",
+    );
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+  [base, browser] = await Promise.all([startServer(), chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 20_000 })]);
+}, 40_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (server !== undefined && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once("exit", resolve));
+    server.kill("SIGTERM");
+    const timer = setTimeout(() => server!.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+});
+
+type Probe = ViewerProbe;
+type Rgb = [number, number, number];
+/** Runs `read` (self-contained: it is sent as source) against the page's probe. */
+const probe = <T>(page: Page, read: (p: Probe) => T): Promise<T> => page.evaluate(`(${read.toString()})(window.sightlineViewer)`) as Promise<T>;
+
+/** Opens the page and waits until it has joined and drawn. */
+async function openViewer(query: string): Promise<Page> {
+  const page = await browser!.newPage({ viewport: { width: 1400, height: 820 } });
+  page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
+  await page.goto(`${base}/${query}`);
+  await page.waitForFunction(() => window.sightlineViewer !== undefined && window.sightlineViewer.status !== "connecting", null, { timeout: 15_000 });
+  return page;
+}
+
+/** The colour the canvas shows at an observer's centre now, read in the same turn as its position. */
+function observerPixel(page: Page, id: string): Promise<{ rgb: Rgb; alert: string } | null> {
+  return page.evaluate((id) => {
+    const v = window.sightlineViewer!;
+    const o = v.observers().find((x) => x.id === id);
+    if (o === undefined) return null;
+    const at = v.toCanvas(o.x, o.y);
+    const px = (document.getElementById("view") as HTMLCanvasElement).getContext("2d")!.getImageData(Math.round(at.x), Math.round(at.y), 1, 1).data;
+    return { rgb: [px[0]!, px[1]!, px[2]!] as [number, number, number], alert: o.alert };
+  }, id);
+}
+
+const near = (a: Rgb, b: Rgb, tolerance = 3) => a.every((c, i) => Math.abs(c - b[i]!) <= tolerance);
+const paletteName = (rgb: Rgb) => Object.entries(ALERT_COLOURS).find(([, hex]) => near(rgb, rgbOf(hex)))?.[0];
+
+/** Holds the WASD keys that point toward (dx, dy) (eight directions), releasing the others. */
+async function steer(page: Page, held: Set<string>, dx: number, dy: number): Promise<void> {
+  const len = Math.hypot(dx, dy) || 1;
+  const want = new Set<string>();
+  if (dx / len > 0.38) want.add("KeyD");
+  if (dx / len < -0.38) want.add("KeyA");
+  if (dy / len > 0.38) want.add("KeyS");
+  if (dy / len < -0.38) want.add("KeyW");
+  for (const key of [...held]) if (!want.has(key)) {
+    await page.keyboard.up(key);
+    held.delete(key);
+  }
+  for (const key of want) if (!held.has(key)) {
+    await page.keyboard.down(key);
+    held.add(key);
+  }
+}
+
+/** Walks the own character with the keyboard until `done` says so (or `ms` pass), steering at `target` every 50 ms. */
+async function walk(page: Page, target: () => Promise<{ x: number; y: number }>, done: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const held = new Set<string>();
+  const until = Date.now() + ms;
+  try {
+    while (Date.now() < until) {
+      if (await done()) return true;
+      const self = (await probe(page, (p) => p.self()))!;
+      const to = await target();
+      await steer(page, held, to.x - self.x, to.y - self.y);
+      await page.waitForTimeout(50);
+    }
+    return done();
+  } finally {
+    await steer(page, held, 0, 0);
+  }
+}
+
+describe("the live viewer page", () => {
+  it("connects, draws the map, walks with WASD, turns with the mouse, and the guard it walks in front of changes colour", async () => {
+    const page = await openViewer("?spawn=C");
+    expect(await probe(page, (p) => p.status)).toBe("connected");
+    expect(await probe(page, (p) => p.role)).toBe("player");
+    await page.waitForFunction(() => window.sightlineViewer!.frames() > 5);
+
+    // The canvas holds the map and the character: floor, walls, and the own white disc where the state says.
+    const drawn = await page.evaluate(() => {
+      const canvas = document.getElementById("view") as HTMLCanvasElement;
+      const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+      const colours = new Map<string, number>();
+      for (let i = 0; i < data.length; i += 4) {
+        const key = `${data[i]},${data[i + 1]},${data[i + 2]}`;
+        colours.set(key, (colours.get(key) ?? 0) + 1);
+      }
+      const self = window.sightlineViewer!.self()!;
+      const at = window.sightlineViewer!.toCanvas(self.x, self.y);
+      const centre = canvas.getContext("2d")!.getImageData(Math.round(at.x), Math.round(at.y), 1, 1).data;
+      return { width: canvas.width, height: canvas.height, colours: [...colours.entries()], selfPixel: [centre[0], centre[1], centre[2]] };
+    });
+    expect(drawn.width).toBe(960); // the demo map is 40 x 30 m, at 24 px per meter
+    expect(drawn.height).toBe(720);
+    const share = (hex: string) => drawn.colours.filter(([key]) => near(key.split(",").map(Number) as Rgb, rgbOf(hex))).reduce((n, [, count]) => n + count, 0) / (drawn.width * drawn.height);
+    expect(share(MAP_COLOURS.wall)).toBeGreaterThan(0.05);
+    expect(drawn.colours.length).toBeGreaterThan(20);
+    expect(drawn.selfPixel).toEqual(rgbOf(CHARACTER_COLOURS.self));
+
+    // WASD: from spawn C round the end of the wall east of it, into the bottom room.
+    const start = (await probe(page, (p) => p.self()))!;
+    expect(start.x).toBeCloseTo(9, 0);
+    const arrived = await walk(page, async () => ({ x: 13.5, y: 27.6 }), async () => {
+      const s = (await probe(page, (p) => p.self()))!;
+      return Math.hypot(s.x - 13.5, s.y - 27.6) < 0.5;
+    }, 6000);
+    expect(arrived).toBe(true);
+    const moved = (await probe(page, (p) => p.self()))!;
+    expect(Math.hypot(moved.x - start.x, moved.y - start.y)).toBeGreaterThan(4);
+
+    // The mouse sets the facing: point left of the character.
+    const box = (await page.locator("#view").boundingBox())!;
+    const scale = box.width / drawn.width;
+    await page.mouse.move(box.x + (moved.x - 3) * 24 * scale, box.y + moved.y * 24 * scale);
+    await page.waitForFunction(() => Math.abs(Math.abs(window.sightlineViewer!.self()!.facing) - Math.PI) < 0.2, null, { timeout: 3000 });
+
+    // Guard Ed patrols this room eastward from (15, 23), back turned. It is drawn idle; walk round it
+    // into its path, 4 m ahead, until its disc changes colour.
+    await page.waitForFunction(() => window.sightlineViewer!.observers().some((o) => o.id === "guard:Ed"), null, { timeout: 5000 });
+    const before = (await observerPixel(page, "guard:Ed"))!;
+    expect(before.alert).toBe("idle");
+    expect(paletteName(before.rgb)).toBe("idle");
+    let after = before;
+    const changed = await walk(page, async () => {
+      const ed = (await probe(page, (p) => p.observers().find((o) => o.id === "guard:Ed")))!;
+      return { x: Math.min(ed.x + 4, 32), y: 23 };
+    }, async () => {
+      after = (await observerPixel(page, "guard:Ed")) ?? after;
+      return paletteName(after.rgb) !== "idle";
+    }, 15_000);
+    await page.screenshot({ path: `${ARTIFACTS}/viewer-player.png` });
+    expect(changed, `guard:Ed still drawn ${JSON.stringify(after)}`).toBe(true);
+    expect(["suspicious", "alerted", "searching"]).toContain(paletteName(after.rgb));
+    expect(paletteName(after.rgb)).toBe(after.alert); // the colour is the state the client received
+    // The page logged the detection as it arrived.
+    await page.waitForFunction(() => document.querySelectorAll("#events li").length > 0, null, { timeout: 3000 });
+    expect(await page.textContent("#events")).toMatch(/guard:Ed (noticed|suspicious|spotted)/);
+
+    // A spectator sees every guard and camera and the rays; narrowed to this player, what its client received.
+    const sessionId = await probe(page, (p) => p.sessionId);
+    const spectator = await openViewer(`?spectate=${TOKEN}`);
+    expect(await probe(spectator, (p) => p.status)).toBe("connected");
+    await spectator.waitForFunction(() => window.sightlineViewer!.rayMessages() > 5, null, { timeout: 5000 });
+    expect((await probe(spectator, (p) => p.observers())).map((o) => o.id).sort()).toEqual(
+      ["camera:hall-cam", "camera:window-cam", "guard:Ada", "guard:Bo", "guard:Cy", "guard:Di", "guard:Ed", "guard:Flo"],
+    );
+    await spectator.waitForFunction((id) => window.sightlineViewer!.players().includes(id), sessionId);
+    await spectator.screenshot({ path: `${ARTIFACTS}/viewer-spectator.png` });
+    await spectator.selectOption("#show", sessionId);
+    await spectator.waitForFunction(() => window.sightlineViewer!.observers().length < 8, null, { timeout: 5000 });
+    const narrowed = (await probe(spectator, (p) => p.observers())).map((o) => o.id).sort();
+    expect(narrowed).toEqual((await probe(page, (p) => p.observers())).map((o) => o.id).sort());
+    await spectator.screenshot({ path: `${ARTIFACTS}/viewer-spectator-narrowed.png` });
+
+    // A wrong token is refused, and the page says why.
+    const refused = await openViewer("?spectate=guess");
+    expect(await probe(refused, (p) => p.status)).toBe("error");
+    expect(await refused.textContent("#status")).toMatch(/wrong spectator token/);
+  }, 60_000);
+});
