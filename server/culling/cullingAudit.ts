@@ -101,7 +101,8 @@ export class CullingAudit {
   addClient(clientId: string, character: string, roundTripMs: number): void {
     const sample = this.options.sample ?? 1;
     const n = this.offered++;
-    if (Math.floor((n + 1) * sample) === Math.floor(n * sample)) return;
+    // The first client is always in, then one in every 1 / sample.
+    if (Math.floor(n * sample) === Math.floor((n - 1) * sample)) return;
     this.clients.set(clientId, { character, roundTripMs, history: new Map(), joinedAt: this.tick });
   }
 

@@ -25,6 +25,8 @@ export interface RoomFigures extends Record<string, unknown> {
   guards: number;
   /** False when the room runs with culling off (every view holds everything). */
   cullingEnabled: boolean;
+  /** How far player characters see for culling, meters (nothing farther reaches a client's view). */
+  cullingRange: number;
 }
 
 let lag: EventLoopLag | undefined;
@@ -71,6 +73,7 @@ export function roomFigures(room: StealthRoom): RoomFigures {
     clients: room.clients.length,
     guards: room.sim.guards.length,
     cullingEnabled: !(room.culling instanceof EverythingVisible),
+    cullingRange: room.culling.sight.range,
     ...room.stats.snapshot(),
   };
 }

@@ -1,0 +1,272 @@
+import type { Room } from "@colyseus/sdk";
+import type { RecordableHistogram } from "node:perf_hooks";
+import { applyInput, DEFAULT_MOVEMENT_RULES, type Motion } from "../shared/movement/applyInput.js";
+import { BotBehaviour, type BotKind } from "./botBehaviour.js";
+import type { ErrorTally } from "./errorTally.js";
+import { MeteredClient, type Traffic } from "./meteredClient.js";
+import type { PublicLevel } from "./publicMap.js";
+
+/** What every bot of a run shares. */
+export interface BotContext {
+  endpoint: string;
+  roomName: string;
+  level: PublicLevel;
+  traffic: Traffic;
+  errors: ErrorTally;
+  /** Round trips, microseconds; recorded only while `measuring`. */
+  roundTrips: RecordableHistogram;
+  measuring: boolean;
+  /** Seconds per input frame (the room's tick). */
+  tickSeconds: number;
+  /**
+   * How far from its own character a decoding bot may hold anything, meters (the server's culling range
+   * plus slack), or undefined when unknown or culling is off: no check then.
+   */
+  holdLimit: number | undefined;
+  /** Sums over decoding bots' checks. */
+  views: ViewTally;
+  /** Frames the bots sent (input frames, pings, leaves). */
+  sent: { frames: number };
+}
+
+/** What decoding bots found in their state. */
+export interface ViewTally {
+  /** Checks made (one bot, one moment). */
+  checks: number;
+  /** Entities held, summed over checks (divide by checks for the mean view). */
+  entitiesHeld: number;
+  /** Entities (not teammates) held farther from the bot than `holdLimit`: leaks a client can see for itself. */
+  farLeaks: number;
+}
+
+/** The part of the decoded state a bot reads (the SDK builds the classes from the server's reflection). */
+interface Positioned {
+  x: number;
+  y: number;
+}
+interface DecodedState {
+  players?: ReadonlyMap<string, Positioned & { team: string }>;
+  guards?: ReadonlyMap<string, Positioned>;
+  cameras?: ReadonlyMap<string, Positioned>;
+}
+interface InputFrame {
+  data: { seq: number; moveX: number; moveY: number; facing: number; crouch: boolean };
+  send(): number;
+}
+
+export type BotPhase = "new" | "joining" | "in" | "leaving" | "left" | "failed";
+
+/** Ticks between a decoding bot's checks of what it holds. */
+const CHECK_EVERY_TICKS = 10;
+/** A blunderer walks at a guard it holds within this distance, meters. */
+const BLUNDER_DISTANCE = 10;
+const PING_TIMEOUT_MS = 5000;
+
+/**
+ * One simulated player: joins a room over the real SDK, sends an input frame per tick steered by its
+ * {@link BotBehaviour}, pings about once a second for the round trip, and leaves with a consented leave.
+ *
+ * A decoding bot steers from its own decoded position and checks what it holds; a thin bot never decodes
+ * (see `MeteredClient`) and steers by dead reckoning: it integrates its own intent with the room's
+ * movement rule (`applyInput`), moving only where the nav grid is walkable, and snaps back to its spawn
+ * when a `round` message says it was caught or escaped. Other bodies push it off its reckoning a little,
+ * which matters for where it walks, not for the load it makes.
+ */
+export class Bot {
+  phase: BotPhase = "new";
+  room: Room | undefined;
+  /** The room it joined (or created). */
+  roomId: string | undefined;
+  private input: InputFrame | undefined;
+  private readonly behaviour: BotBehaviour;
+  private readonly motion: Motion = { vx: 0, vy: 0, facing: 0, crouch: false };
+  private seq = 0;
+  private x: number;
+  private y: number;
+  private ticks = 0;
+  private nextPingAt = 0;
+  private pingSentAt = -1;
+  private readonly guardSeen = { x: 0, y: 0 };
+  private readonly teamScratch: Positioned[] = [];
+
+  /**
+   * @param index the bot's number in the run (names its team)
+   * @param spawn the spawn it joins at (its dead reckoning starts there)
+   */
+  constructor(
+    readonly index: number,
+    readonly kind: BotKind,
+    readonly decodes: boolean,
+    readonly team: string,
+    readonly spawn: { name: string; x: number; y: number },
+    private readonly ctx: BotContext,
+    private readonly random: () => number,
+  ) {
+    this.behaviour = new BotBehaviour(kind, ctx.level.nav, ctx.level.map, random, ctx.tickSeconds);
+    this.x = spawn.x;
+    this.y = spawn.y;
+  }
+
+  /**
+   * Joins: creates a room (with `createOptions`) when `roomId` is undefined, else joins that one. Rejects
+   * with the server's reason when the join fails.
+   */
+  async join(roomId: string | undefined, createOptions: Record<string, unknown>): Promise<void> {
+    this.phase = "joining";
+    const client = new MeteredClient(this.ctx.endpoint, this.ctx.traffic, !this.decodes);
+    const options = { spawn: this.spawn.name, team: this.team };
+    try {
+      this.room = roomId === undefined
+        ? await client.create(this.ctx.roomName, { ...createOptions, ...options })
+        : await client.joinById(roomId, options);
+    } catch (err) {
+      this.phase = "failed";
+      throw err;
+    }
+    const room = this.room;
+    this.roomId = room.roomId;
+    // A dropped socket is an error here, not something to paper over with the SDK's reconnection.
+    room.reconnection.enabled = false;
+    this.input = room.input({ mode: "reliable" }) as unknown as InputFrame;
+    room.onMessage("round", () => this.backToSpawn());
+    room.onMessage("error", (e: { code?: string; message?: string }) => this.ctx.errors.add("serverError", `bot ${this.index}: ${e?.code} ${e?.message}`));
+    room.onError((code, message) => this.ctx.errors.add("roomError", `bot ${this.index}: ${code} ${message ?? ""}`));
+    room.onLeave((code) => {
+      if (this.phase === "in") this.ctx.errors.add("dropped", `bot ${this.index} closed by the server with code ${code}`);
+      this.phase = "left";
+    });
+    this.nextPingAt = performance.now() + this.random() * 1000;
+    this.phase = "in";
+  }
+
+  /** One input frame (call at the room's tick rate), plus a ping when one is due. */
+  tick(now: number): void {
+    if (this.phase !== "in" || this.room === undefined || this.input === undefined) return;
+    let guard: { x: number; y: number } | undefined;
+    if (this.decodes) {
+      const state = this.room.state as DecodedState | undefined;
+      const me = state?.players?.get(this.room.sessionId);
+      if (me === undefined) return; // not in the first patch yet
+      this.x = me.x;
+      this.y = me.y;
+      if (this.behaviour.kind === "blunderer") guard = this.nearestGuard(state!);
+      if (++this.ticks % CHECK_EVERY_TICKS === 0) this.checkView(state!, me.team);
+    }
+    const intent = this.behaviour.steer(this.x, this.y, guard);
+    const data = this.input.data;
+    data.seq = ++this.seq;
+    data.moveX = intent.moveX;
+    data.moveY = intent.moveY;
+    data.facing = intent.facing;
+    data.crouch = intent.crouch;
+    this.input.send();
+    this.ctx.sent.frames++;
+    if (!this.decodes) this.reckon(intent);
+    this.ping(now);
+  }
+
+  /** A consented leave; resolves when the server confirms it (or after 10 s, counted as an error). */
+  async leave(): Promise<void> {
+    if (this.phase !== "in" || this.room === undefined) return;
+    this.phase = "leaving";
+    const room = this.room;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), 10_000)));
+    this.ctx.sent.frames++;
+    const outcome = await Promise.race([room.leave(true).then(() => "left" as const), timedOut]);
+    clearTimeout(timer);
+    if (outcome === "timeout") {
+      this.ctx.errors.add("leaveTimeout", `bot ${this.index}: no leave confirmation in 10 s`);
+      room.connection.close();
+    }
+    this.phase = "left";
+  }
+
+  private ping(now: number): void {
+    const room = this.room!;
+    if (this.pingSentAt >= 0) {
+      if (now - this.pingSentAt > PING_TIMEOUT_MS) {
+        this.ctx.errors.add("pingTimeout", `bot ${this.index}: no pong in ${PING_TIMEOUT_MS} ms`);
+        this.pingSentAt = -1;
+      }
+      return;
+    }
+    if (now < this.nextPingAt) return;
+    const sentAt = performance.now();
+    this.pingSentAt = sentAt;
+    this.ctx.sent.frames++;
+    // The SDK's ping rounds to whole ms; loopback round trips are well under one, so time it here.
+    room.ping(() => {
+      const rtt = performance.now() - sentAt;
+      this.pingSentAt = -1;
+      if (this.ctx.measuring) this.ctx.roundTrips.record(Math.max(1, Math.round(rtt * 1000)));
+    });
+    this.nextPingAt = now + 800 + this.random() * 400;
+  }
+
+  /** Thin bots: where the server will have moved the character with this intent, walls considered. */
+  private reckon(intent: { moveX: number; moveY: number; facing: number; crouch: boolean }): void {
+    if (!applyInput(intent, this.motion, DEFAULT_MOVEMENT_RULES)) return;
+    const nx = this.x + this.motion.vx * this.ctx.tickSeconds;
+    const ny = this.y + this.motion.vy * this.ctx.tickSeconds;
+    if (this.ctx.level.nav.walkable(this.x, this.y, nx, ny)) {
+      this.x = nx;
+      this.y = ny;
+    }
+  }
+
+  private backToSpawn(): void {
+    this.x = this.spawn.x;
+    this.y = this.spawn.y;
+    this.behaviour.reset();
+  }
+
+  private nearestGuard(state: DecodedState): { x: number; y: number } | undefined {
+    let best = BLUNDER_DISTANCE * BLUNDER_DISTANCE;
+    let found = false;
+    state.guards?.forEach((g) => {
+      const d = (g.x - this.x) ** 2 + (g.y - this.y) ** 2;
+      if (d < best) {
+        best = d;
+        found = true;
+        this.guardSeen.x = g.x;
+        this.guardSeen.y = g.y;
+      }
+    });
+    return found ? this.guardSeen : undefined;
+  }
+
+  /**
+   * Counts what the bot holds, and anything held farther from every member of its team (teammates share
+   * vision, and are always in view) than culling could ever allow.
+   */
+  private checkView(state: DecodedState, team: string): void {
+    const views = this.ctx.views;
+    const limit = this.ctx.holdLimit;
+    const members = this.teamScratch;
+    members.length = 0;
+    state.players?.forEach((p) => {
+      if (p.team === team) members.push(p);
+    });
+    const far = (e: Positioned) => {
+      if (limit === undefined) return false;
+      for (const m of members) if ((e.x - m.x) ** 2 + (e.y - m.y) ** 2 <= limit * limit) return false;
+      return true;
+    };
+    let held = 0;
+    state.players?.forEach((p, id) => {
+      held++;
+      if (id !== this.room!.sessionId && p.team !== team && far(p)) views.farLeaks++;
+    });
+    state.guards?.forEach((g) => {
+      held++;
+      if (far(g)) views.farLeaks++;
+    });
+    state.cameras?.forEach((c) => {
+      held++;
+      if (far(c)) views.farLeaks++;
+    });
+    views.checks++;
+    views.entitiesHeld += held;
+  }
+}

@@ -1,0 +1,200 @@
+import { parseArgs } from "node:util";
+
+/** Most bots one run may start: a bound on what a typo can do to a machine. */
+export const MAX_CLIENTS = 2000;
+/** Longest run, seconds. */
+export const MAX_DURATION_SECONDS = 3600;
+/** Players a stealth room admits (its default `maxClients`). */
+export const MAX_PER_ROOM = 32;
+
+/** What one load-test run does. Times in seconds, fractions in [0, 1]. */
+export interface LoadTestOptions {
+  /** WebSocket endpoint of the server (`ws://host:port`); unset with `local` until the server is started. */
+  endpoint: string;
+  /** Start the server as a child process on a free loopback port (`npm run loadtest:local`). */
+  local: boolean;
+  room: string;
+  clients: number;
+  rooms: number;
+  /** Seconds the bots stay connected after the last join. */
+  duration: number;
+  /** Seconds at the start of `duration` left out of rates, latency and heap growth. */
+  warmup: number;
+  /** Seconds the joins are spread over. */
+  ramp: number;
+  /** Create options of each room. */
+  map: string;
+  guards: number | undefined;
+  /** Bots per team (teammates share vision, so a team sees the union of its members' views). */
+  teamSize: number;
+  /** Share of the bots that decode the state; the rest count bytes only (thin). */
+  decodeSample: number;
+  /** Share of the bots replaced per minute (a consented leave, then a fresh join to the same room). */
+  churn: number;
+  output: string | undefined;
+  allowRemote: boolean;
+  seed: number;
+  /** Poll the server's `GET /stats` (our server serves it); off for a server that does not. */
+  serverStats: boolean;
+  /** With `local`: the server's culling (`CULLING`) and the share of clients it audits (`CULLING_AUDIT`). */
+  culling: "on" | "off";
+  audit: number;
+}
+
+/** A flag the user got wrong: the CLI prints it with the usage and exits with 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export const USAGE = `usage: npm run loadtest -- [flags]          (against a running server)
+       npm run loadtest:local -- [flags]    (starts the server itself on a free loopback port)
+
+  --endpoint <url>       server WebSocket endpoint (default ws://127.0.0.1:2567; not with --local)
+  --room <name>          room name (default stealth)
+  --clients <n>          bots, 1..${MAX_CLIENTS} (default 16)
+  --rooms <n>            rooms to create and spread the bots over (default 1; at most ${MAX_PER_ROOM} bots each)
+  --duration <s>         seconds the bots stay after the last join, 1..${MAX_DURATION_SECONDS} (default 30)
+  --warmup <s>           first seconds of the duration left out of rates and latency (default min(10, duration/4))
+  --ramp <s>             seconds the joins are spread over (default min(10, clients/20))
+  --map <name>           map of the rooms created (default demo)
+  --guards <n>           guards per room created (the map's own plus generated ones; default: the map's own)
+  --team-size <n>        bots per team, sharing vision (default 1: every bot on its own)
+  --thin                 most bots skip decoding (count bytes only); same as --decode-sample 0.05
+  --decode-sample <f>    share of bots that decode the state and check what they hold, 0..1 (default 1)
+  --churn <f>            share of the bots replaced per minute (consented leave + fresh join), 0..10 (default 0)
+  --output <file>        write the summary JSON there too
+  --allow-remote         allow an endpoint that is not loopback
+  --seed <n>             seed of the bots' choices (default 1)
+  --no-server-stats      do not poll GET /stats (for a server that does not serve it)
+  --culling on|off       with --local: the server's culling (off: every view holds everything)
+  --audit <f>            with --local: share of clients the culling audit checks, 0..1 (default 0.1)
+  -h, --help             this text
+
+Exit status: 0 ok; 1 connection failures, errors, or leaks/pop-ins/misses; 2 bad flags.`;
+
+const FLAGS = {
+  endpoint: { type: "string" },
+  local: { type: "boolean" },
+  room: { type: "string" },
+  clients: { type: "string" },
+  rooms: { type: "string" },
+  duration: { type: "string" },
+  warmup: { type: "string" },
+  ramp: { type: "string" },
+  map: { type: "string" },
+  guards: { type: "string" },
+  "team-size": { type: "string" },
+  thin: { type: "boolean" },
+  "decode-sample": { type: "string" },
+  churn: { type: "string" },
+  output: { type: "string" },
+  "allow-remote": { type: "boolean" },
+  seed: { type: "string" },
+  "no-server-stats": { type: "boolean" },
+  culling: { type: "string" },
+  audit: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/**
+ * Parses and checks the command line. Returns "help" for `--help`; throws a {@link UsageError} naming the
+ * flag for anything wrong (unknown flags, bad numbers, out-of-bounds counts, a remote endpoint without
+ * `--allow-remote`), so nothing starts on a half-understood command. A flag given twice takes the last
+ * value, so `npm run loadtest:capacity -- --clients 200` overrides the preset.
+ */
+export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "help" {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...args], options: FLAGS, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (values.help === true) return "help";
+
+  const local = values.local === true;
+  if (local && values.endpoint !== undefined) throw new UsageError("--endpoint cannot be used with --local (the server is started on a free loopback port)");
+  if (!local && (values.culling !== undefined || values.audit !== undefined)) {
+    throw new UsageError("--culling and --audit set up the server, so they need --local (for a running server: CULLING and CULLING_AUDIT in its environment)");
+  }
+  const clients = integer(values.clients, "--clients", 16, 1, MAX_CLIENTS);
+  const rooms = integer(values.rooms, "--rooms", 1, 1, MAX_CLIENTS);
+  if (rooms > clients) throw new UsageError(`--rooms (${rooms}) cannot exceed --clients (${clients}): every room is created by a bot`);
+  if (clients > rooms * MAX_PER_ROOM) {
+    throw new UsageError(`${clients} clients in ${rooms} room(s) is more than ${MAX_PER_ROOM} per room (the room's maxClients); use --rooms ${Math.ceil(clients / MAX_PER_ROOM)} or more`);
+  }
+  const duration = number(values.duration, "--duration", 30, 1, MAX_DURATION_SECONDS);
+  const warmup = number(values.warmup, "--warmup", Math.min(10, duration / 4), 0, MAX_DURATION_SECONDS);
+  if (warmup >= duration) throw new UsageError(`--warmup (${warmup} s) must be shorter than --duration (${duration} s)`);
+  const ramp = number(values.ramp, "--ramp", Math.min(10, clients / 20), 0, 600);
+  const teamSize = integer(values["team-size"], "--team-size", 1, 1, MAX_PER_ROOM);
+  const decodeSample = fraction(values["decode-sample"], "--decode-sample", values.thin === true ? 0.05 : 1);
+  const churn = number(values.churn, "--churn", 0, 0, 10);
+  const culling = values.culling ?? "on";
+  if (culling !== "on" && culling !== "off") throw new UsageError(`--culling must be on or off (got ${JSON.stringify(culling)})`);
+  const room = values.room ?? "stealth";
+  if (!/^[\w-]{1,64}$/.test(room)) throw new UsageError(`--room must be a room name (letters, digits, '_', '-') (got ${JSON.stringify(room)})`);
+  const map = values.map ?? "demo";
+  if (!/^[\w-]{1,64}$/.test(map)) throw new UsageError(`--map must be a map name (letters, digits, '_', '-') (got ${JSON.stringify(map)})`);
+
+  const endpoint = local ? "" : checkEndpoint(values.endpoint ?? "ws://127.0.0.1:2567", values["allow-remote"] === true);
+  return {
+    endpoint,
+    local,
+    room,
+    clients,
+    rooms,
+    duration,
+    warmup,
+    ramp,
+    map,
+    guards: values.guards === undefined ? undefined : integer(values.guards, "--guards", 0, 0, 1024),
+    teamSize,
+    decodeSample,
+    churn,
+    output: values.output,
+    allowRemote: values["allow-remote"] === true,
+    seed: integer(values.seed, "--seed", 1, 0, 2 ** 31 - 1),
+    serverStats: values["no-server-stats"] !== true,
+    culling,
+    audit: fraction(values.audit, "--audit", 0.1),
+  };
+}
+
+/** Whether a host name is this machine's loopback (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** A ws://, wss://, http:// or https:// URL, loopback unless `allowRemote`; returned as ws(s)://host:port. */
+function checkEndpoint(value: string, allowRemote: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--endpoint must be a URL such as ws://127.0.0.1:2567 (got ${JSON.stringify(value)})`);
+  }
+  if (!["ws:", "wss:", "http:", "https:"].includes(url.protocol)) throw new UsageError(`--endpoint must use ws, wss, http or https (got ${url.protocol})`);
+  if (!allowRemote && !isLoopback(url.hostname)) {
+    throw new UsageError(`--endpoint ${url.host} is not loopback: a load test aims real traffic at it, so pass --allow-remote if that is what you mean`);
+  }
+  const secure = url.protocol === "wss:" || url.protocol === "https:";
+  return `${secure ? "wss" : "ws"}://${url.host}`;
+}
+
+function number(value: string | undefined, flag: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = value.trim() === "" ? NaN : Number(value);
+  if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`${flag} must be a number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  return n;
+}
+
+function integer(value: string | undefined, flag: string, fallback: number, min: number, max: number): number {
+  const n = number(value, flag, fallback, min, max);
+  if (!Number.isInteger(n)) throw new UsageError(`${flag} must be a whole number (got ${JSON.stringify(value)})`);
+  return n;
+}
+
+function fraction(value: string | undefined, flag: string, fallback: number): number {
+  return number(value, flag, fallback, 0, 1);
+}

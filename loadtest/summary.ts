@@ -1,0 +1,235 @@
+import { median as medianInPlace } from "./bench/percentile.js";
+import type { RunRecord } from "./loadRun.js";
+import type { RoomReading, StatsReading } from "./serverWatch.js";
+
+/** Quantiles of a per-room figure, or of loop-lag windows, ms. */
+interface Spread {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** The server's own figures over the measured window (after warm-up), from `GET /stats`. */
+export interface ServerSummary {
+  rooms: number;
+  guardsPerRoom: number;
+  cullingEnabled: boolean;
+  /** Patches broadcast per second, per room: the lowest room and the median room. */
+  patchRatePerRoom: { min: number; p50: number };
+  /**
+   * Event-loop lag, ms, over the 5-second windows that ended inside the measured time: `p99` is the worst
+   * window's p99 (the target's reading), `p99Median` the median window's, `max` the longest stall.
+   */
+  loopLagMs: { p99: number; p99Median: number; max: number; windows: number };
+  /** Fixed-step time, ms (each room's last 1200 ticks): median room's p50, worst room's p99 and max. */
+  tickMs: Spread;
+  /** Patch broadcast time (encoding every view and sending), ms, same reading as `tickMs`. */
+  patchMs: Spread;
+  /** Server CPU over the measured time, percent of one core. */
+  cpuPercentOfCore: number;
+  memoryMB: { rssStart: number; rssEnd: number; heapStart: number; heapAfterWarmup: number; heapEnd: number };
+  /**
+   * Heap growth after warm-up, percent: the lowest heap-used reading of the last third of the measured
+   * time against that of the first third (the lows sit just after collections). Null for short runs.
+   */
+  heapGrowthPercent: number | null;
+  visionRaysPerTick: number;
+  stalenessMaxTicks: number;
+  awarenessEventsPerRoomPerSecond: number;
+  /** Entities entering or leaving a view per client per tick (since each room started). */
+  viewChurnPerClientTick: number;
+  culling: { leaks: number; popIns: number; misses: number; auditedClientTicks: number };
+  rejectedInputs: number;
+  errorDisconnects: number;
+  exceptions: number;
+}
+
+/** What `npm run loadtest` reports (the JSON of `--output`, and the table). */
+export interface LoadTestSummary {
+  startedAt: string;
+  endpoint: string;
+  options: Record<string, unknown>;
+  ok: boolean;
+  problems: string[];
+  clients: RunRecord["clients"];
+  rooms: number;
+  seconds: { ramp: number; measured: number };
+  /** Bytes are WebSocket message payloads; per client, over connected client-seconds. */
+  traffic: { bytesPerClientPerSecond: number; patchesPerClientPerSecond: number; messagesPerSecondIn: number; messagesPerSecondOut: number };
+  roundTripMs: RunRecord["roundTripMs"];
+  errors: { total: number; byKind: Record<string, number>; examples: string[]; joinFailures: string[] };
+  /** What decoding bots checked themselves: the mean view, and anything held beyond the culling range. */
+  clientChecks: { decodingClients: number; checks: number; meanEntitiesHeld: number; farLeaks: number; holdLimitM: number | null };
+  server: ServerSummary | null;
+  serverNote: string | null;
+  generator: RunRecord["generator"];
+}
+
+/** Turns a run's raw record into the report; `ok` is false for anything that must fail the run. */
+export function summarize(run: RunRecord): LoadTestSummary {
+  const measured = run.measuredSeconds;
+  const t = run.traffic;
+  const server = run.server === undefined ? null : serverSummary(run);
+  const problems: string[] = [];
+  if (run.aborted) problems.push("interrupted before the end");
+  if (run.clients.joined === 0) problems.push("no client connected");
+  if (run.clients.failed > 0) problems.push(`${run.clients.failed} client(s) failed to connect`);
+  if (run.errors.total > 0) problems.push(`${run.errors.total} error(s)`);
+  if (run.views.farLeaks > 0) problems.push(`${run.views.farLeaks} entity(ies) held beyond the culling range by decoding clients`);
+  if (server !== null) {
+    const c = server.culling;
+    if (c.leaks + c.popIns + c.misses > 0) problems.push(`culling audit: ${c.leaks} leak(s), ${c.popIns} pop-in(s), ${c.misses} miss(es)`);
+    if (server.exceptions > 0) problems.push(`${server.exceptions} exception(s) in the rooms`);
+  }
+  return {
+    startedAt: run.startedAt,
+    endpoint: run.endpoint,
+    options: { ...run.options, endpoint: run.endpoint },
+    ok: problems.length === 0,
+    problems,
+    clients: run.clients,
+    rooms: run.roomIds.length,
+    seconds: { ramp: round(run.rampSeconds, 1), measured: round(measured, 1) },
+    traffic: {
+      bytesPerClientPerSecond: round(t.clientSeconds > 0 ? (t.end.bytesIn - t.warm.bytesIn) / t.clientSeconds : 0, 0),
+      patchesPerClientPerSecond: round(t.clientSeconds > 0 ? (t.end.patchesIn - t.warm.patchesIn) / t.clientSeconds : 0, 2),
+      messagesPerSecondIn: round(measured > 0 ? (t.end.messagesIn - t.warm.messagesIn) / measured : 0, 0),
+      messagesPerSecondOut: round(measured > 0 ? (t.framesOutEnd - t.framesOutWarm) / measured : 0, 0),
+    },
+    roundTripMs: { p50: round(run.roundTripMs.p50, 3), p99: round(run.roundTripMs.p99, 3), max: round(run.roundTripMs.max, 3), samples: run.roundTripMs.samples },
+    errors: { total: run.errors.total, byKind: { ...run.errors.counts }, examples: run.errors.examples, joinFailures: run.joinFailures },
+    clientChecks: {
+      decodingClients: run.clients.decoding,
+      checks: run.views.checks,
+      meanEntitiesHeld: round(run.views.checks > 0 ? run.views.entitiesHeld / run.views.checks : 0, 1),
+      farLeaks: run.views.farLeaks,
+      holdLimitM: run.holdLimit ?? null,
+    },
+    server,
+    serverNote: run.serverNote ?? null,
+    generator: { cpuPercentOfCore: round(run.generator.cpuPercentOfCore, 1), loopLagP99Ms: round(run.generator.loopLagP99Ms, 2) },
+  };
+}
+
+function serverSummary(run: RunRecord): ServerSummary | null {
+  const watch = run.server!;
+  const start = watch.marks.get("start");
+  const end = watch.marks.get("end");
+  const warm = watch.marks.get("warm") ?? watch.marks.get("rooms") ?? start;
+  if (start === undefined || end === undefined || warm === undefined) return null;
+  const ours = (reading: StatsReading) => reading.rooms.filter((r) => run.roomIds.includes(r.roomId));
+  const endRooms = ours(end);
+  const warmRooms = new Map(ours(warm).map((r) => [r.roomId, r]));
+  const seconds = (end.sampledAtMs - warm.sampledAtMs) / 1000;
+  const pairs = endRooms.flatMap((e) => {
+    const w = warmRooms.get(e.roomId);
+    return w === undefined ? [] : [[w, e] as [RoomReading, RoomReading]];
+  });
+  const delta = (f: (r: RoomReading) => number) => pairs.reduce((n, [w, e]) => n + f(e) - f(w), 0);
+  const patchRates = pairs.map(([w, e]) => (seconds > 0 ? (e.patches - w.patches) / seconds : 0)).sort((a, b) => a - b);
+  const ticks = delta((r) => r.ticks);
+
+  // Loop-lag windows wholly inside the measured time; for a run shorter than a window, the one in progress.
+  const lagSeconds = end.eventLoopLagMs.windowSeconds;
+  let windows = [...watch.lagWindows.values()].filter((w) => w.endedAtMs - lagSeconds * 1000 >= warm.sampledAtMs - 50 && w.endedAtMs <= end.sampledAtMs);
+  if (windows.length === 0) windows = [end.eventLoopLagMs.current];
+  const p99s = windows.map((w) => w.p99).sort((a, b) => a - b);
+
+  const spread = (f: (r: RoomReading) => Spread): Spread => ({
+    p50: round(median(endRooms.map((r) => f(r).p50)), 3),
+    p99: round(Math.max(0, ...endRooms.map((r) => f(r).p99)), 3),
+    max: round(Math.max(0, ...endRooms.map((r) => f(r).max)), 3),
+  });
+  const sum = (f: (r: RoomReading) => number) => endRooms.reduce((n, r) => n + f(r), 0);
+  const cpuSeconds = (r: StatsReading) => r.cpu.userSeconds + r.cpu.systemSeconds;
+  const MB = (bytes: number) => round(bytes / 1e6, 1);
+  return {
+    rooms: endRooms.length,
+    guardsPerRoom: endRooms[0]?.guards ?? 0,
+    cullingEnabled: endRooms.every((r) => r.cullingEnabled),
+    patchRatePerRoom: { min: round(patchRates[0] ?? 0, 2), p50: round(median(patchRates), 2) },
+    loopLagMs: { p99: round(p99s[p99s.length - 1]!, 2), p99Median: round(median(p99s), 2), max: round(Math.max(...windows.map((w) => w.max)), 2), windows: windows.length },
+    tickMs: spread((r) => r.tickMs),
+    patchMs: spread((r) => r.patchMs),
+    cpuPercentOfCore: round(seconds > 0 ? (100 * (cpuSeconds(end) - cpuSeconds(warm))) / seconds : 0, 1),
+    memoryMB: { rssStart: MB(start.memory.rss), rssEnd: MB(end.memory.rss), heapStart: MB(start.memory.heapUsed), heapAfterWarmup: MB(warm.memory.heapUsed), heapEnd: MB(end.memory.heapUsed) },
+    heapGrowthPercent: heapGrowth(watch.heap, warm.sampledAtMs, end.sampledAtMs),
+    visionRaysPerTick: round(ticks > 0 ? delta((r) => r.rays) / ticks : 0, 1),
+    stalenessMaxTicks: Math.max(0, ...endRooms.map((r) => r.stalenessMax)),
+    awarenessEventsPerRoomPerSecond: round(seconds > 0 && pairs.length > 0 ? delta((r) => r.detectionEvents) / seconds / pairs.length : 0, 2),
+    viewChurnPerClientTick: round(median(endRooms.map((r) => r.culling.churnPerClientTick)), 3),
+    culling: {
+      leaks: sum((r) => r.culling.leaks),
+      popIns: sum((r) => r.culling.popIns),
+      misses: sum((r) => r.culling.misses),
+      auditedClientTicks: sum((r) => r.culling.auditedClientTicks),
+    },
+    rejectedInputs: sum((r) => r.rejected.total),
+    errorDisconnects: sum((r) => r.errorDisconnects),
+    exceptions: sum((r) => r.exceptions),
+  };
+}
+
+/** Growth (%) of the heap floor from the first third of the measured time to the last; null if too few readings. */
+function heapGrowth(samples: readonly { atMs: number; heapUsed: number }[], fromMs: number, toMs: number): number | null {
+  const third = (toMs - fromMs) / 3;
+  const floor = (a: number, b: number) => {
+    const inside = samples.filter((s) => s.atMs >= a && s.atMs <= b).map((s) => s.heapUsed);
+    return inside.length >= 3 ? Math.min(...inside) : undefined;
+  };
+  const first = floor(fromMs, fromMs + third);
+  const last = floor(toMs - third, toMs);
+  if (first === undefined || last === undefined) return null;
+  return round((100 * (last - first)) / first, 1);
+}
+
+/** The report as an aligned two-column table (what the README quotes). */
+export function formatTable(s: LoadTestSummary): string {
+  const rows: [string, string][] = [];
+  const add = (label: string, value: string) => rows.push([label, value]);
+  const ms = (v: number) => (Number.isFinite(v) ? `${v} ms` : "-");
+  add("result", s.ok ? "ok" : `FAILED: ${s.problems.join("; ")}`);
+  add("clients connected / failed", `${s.clients.joined} / ${s.clients.failed} (peak ${s.clients.peak} at once, ${s.clients.decoding} decoding, ${s.clients.churned} churned)`);
+  add("rooms", String(s.rooms));
+  add("measured", `${s.seconds.measured} s after a ${s.seconds.ramp} s ramp and ${s.options.warmup} s warm-up`);
+  add("bytes / client / s received", String(s.traffic.bytesPerClientPerSecond));
+  add("patches / client / s received", String(s.traffic.patchesPerClientPerSecond));
+  add("messages / s in, out", `${s.traffic.messagesPerSecondIn}, ${s.traffic.messagesPerSecondOut}`);
+  add("round trip p50 / p99 / max", `${ms(s.roundTripMs.p50)} / ${ms(s.roundTripMs.p99)} / ${ms(s.roundTripMs.max)} (${s.roundTripMs.samples} pings)`);
+  add("errors", s.errors.total === 0 ? "0" : `${s.errors.total} (${Object.entries(s.errors.byKind).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ")})`);
+  add("decoding clients: mean view, far leaks", `${s.clientChecks.meanEntitiesHeld} entities, ${s.clientChecks.farLeaks} beyond ${s.clientChecks.holdLimitM ?? "-"} m`);
+  const v = s.server;
+  if (v === null) {
+    add("server figures", s.serverNote ?? "none");
+  } else {
+    add("server: guards per room, culling", `${v.guardsPerRoom}, ${v.cullingEnabled ? "on" : "off"}`);
+    add("patch rate per room min / p50", `${v.patchRatePerRoom.min} / ${v.patchRatePerRoom.p50} per s (target >= 19)`);
+    add("event-loop lag p99 (worst / median window), max", `${v.loopLagMs.p99} / ${v.loopLagMs.p99Median} ms, ${v.loopLagMs.max} ms (${v.loopLagMs.windows} windows; target p99 <= 25)`);
+    add("tick p50 / p99 / max", `${v.tickMs.p50} / ${v.tickMs.p99} / ${v.tickMs.max} ms`);
+    add("patch broadcast p50 / p99 / max", `${v.patchMs.p50} / ${v.patchMs.p99} / ${v.patchMs.max} ms`);
+    add("server CPU", `${v.cpuPercentOfCore}% of a core`);
+    add("RSS start / end", `${v.memoryMB.rssStart} / ${v.memoryMB.rssEnd} MB`);
+    add("heap start / after warm-up / end", `${v.memoryMB.heapStart} / ${v.memoryMB.heapAfterWarmup} / ${v.memoryMB.heapEnd} MB`);
+    add("heap growth after warm-up", v.heapGrowthPercent === null ? "- (run too short)" : `${v.heapGrowthPercent}%`);
+    add("vision rays / tick, staleness max", `${v.visionRaysPerTick}, ${v.stalenessMaxTicks} ticks`);
+    add("awareness events / room / s", String(v.awarenessEventsPerRoomPerSecond));
+    add("view churn / client / tick", String(v.viewChurnPerClientTick));
+    const c = v.culling;
+    add("leaks / pop-ins / misses", c.auditedClientTicks === 0 ? `${c.leaks} / ${c.popIns} / ${c.misses} (NOT audited: 0 proves nothing)` : `${c.leaks} / ${c.popIns} / ${c.misses} (${c.auditedClientTicks} client-ticks audited)`);
+    add("rejected inputs, error closes, exceptions", `${v.rejectedInputs}, ${v.errorDisconnects}, ${v.exceptions}`);
+  }
+  add("load generator", `${s.generator.cpuPercentOfCore}% of a core, loop lag p99 ${s.generator.loopLagP99Ms} ms${s.generator.loopLagP99Ms > 50 ? " (saturated: its round trips and rates are partly its own)" : ""}`);
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join("\n");
+}
+
+/** The median of a (fresh) list, 0 when empty. */
+function median(values: number[]): number {
+  return values.length === 0 ? 0 : medianInPlace(values);
+}
+
+function round(value: number, digits: number): number {
+  if (!Number.isFinite(value)) return value;
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
