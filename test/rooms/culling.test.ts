@@ -4,47 +4,23 @@ import { createStealthServer } from "../../server/app.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
-
-// Every frame each client socket receives, raw, from its very first (the join's full state) on.
-const frames = new WeakMap<object, Uint8Array[]>();
-const proto = globalThis.WebSocket.prototype;
-const onmessage = Object.getOwnPropertyDescriptor(proto, "onmessage")!;
+import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
 
 let colyseus: ColyseusTestServer;
 const catalog = new MapCatalog().add(arenaMap());
 
 beforeAll(async () => {
-  Object.defineProperty(proto, "onmessage", {
-    configurable: true,
-    get() {
-      return onmessage.get!.call(this);
-    },
-    set(handler: ((ev: MessageEvent) => void) | null) {
-      const log: Uint8Array[] = frames.get(this) ?? [];
-      frames.set(this, log);
-      onmessage.set!.call(this, handler === null ? null : (ev: MessageEvent) => {
-        if (ev.data instanceof ArrayBuffer) log.push(new Uint8Array(ev.data.slice(0)));
-        handler(ev);
-      });
-    },
-  });
+  // Every frame each client socket receives, raw, from its very first (the join's full state) on.
+  recordRawFrames();
   colyseus = await boot(createStealthServer({ room: { catalog, culling: { audit: true } } }));
 });
 afterAll(async () => {
   await colyseus.shutdown();
-  Object.defineProperty(proto, "onmessage", onmessage);
+  stopRecordingRawFrames();
 });
 beforeEach(async () => {
   await colyseus.cleanup();
 });
-
-const received = (client: unknown): Uint8Array[] => frames.get((client as { connection: { transport: { ws: object } } }).connection.transport.ws) ?? [];
-
-/** Whether the UTF-8 bytes of `text` occur anywhere in what the client received. */
-function bytesContain(client: unknown, text: string): boolean {
-  const needle = Buffer.from(text, "utf8");
-  return received(client).some((f) => Buffer.from(f).includes(needle));
-}
 
 async function ticks(room: StealthRoom, n: number): Promise<void> {
   for (let i = 0; i < n; i++) await room.waitForNextTimestep();
@@ -62,10 +38,10 @@ describe("anti-wallhack culling in the room", () => {
     expect(state.players.has(a.sessionId)).toBe(true);
     expect(state.players.has(b.sessionId)).toBe(false);
     expect(state.guards.has("guard:Watcher")).toBe(false);
-    expect(received(a).length).toBeGreaterThan(5);
-    for (const secret of [b.sessionId, "guard:Watcher", "Watcher"]) expect(bytesContain(a, secret), secret).toBe(false);
+    expect(rawFrames(a).length).toBeGreaterThan(5);
+    for (const secret of [b.sessionId, "guard:Watcher", "Watcher"]) expect(receivedBytes(a, secret), secret).toBe(false);
     // B, in the open, does get the guard: the bytes search is not blind.
-    expect(bytesContain(b, "guard:Watcher")).toBe(true);
+    expect(receivedBytes(b, "guard:Watcher")).toBe(true);
 
     // A steps out north, past the wall's end: B and the guard must be in A's view before A truly sees them.
     const input = a.input({ mode: "reliable" }) as any;

@@ -6,7 +6,7 @@ import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { stealthRoomWith, type StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { RAY_FLOATS, readRays, SPECTATOR_MESSAGES, type ReceivedEntities } from "../../shared/spectatorProtocol.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
-import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } from "./rawFrames.js";
+import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
 
 const TOKEN = "let-me-watch";
 const catalog = new MapCatalog().add(arenaMap());
