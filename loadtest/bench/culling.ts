@@ -124,7 +124,7 @@ function run(variant: Variant, squad: number): void {
     bytes += sent;
     if (report !== undefined) churn += report.adds + report.removes;
     if (sight !== null) for (const squad of sight.teamNames()) potential += sight.visibleCount(squad);
-    if (keeper !== null) for (const p of level.players) viewSize += keeper.viewOf(p.id)!.size;
+    if (keeper !== null) for (const p of level.players) viewSize += keeper.viewSize(p.id);
   }
   const clientTicks = CLIENTS * TICKS;
   console.log(JSON.stringify({

@@ -89,6 +89,7 @@ export class PotentialSight {
   private bucketItems = new Int32Array(0);
   private readonly bucketFill = new Int32Array(HASH_BUCKETS);
   private liveCount = 0;
+  private readonly slotView: { list: Int32Array; count: number } = { list: new Int32Array(0), count: 0 };
   /** Pairs in reach at the last update (each needed a verdict). */
   pairsTested = 0;
   /** Of those, the pairs whose remembered verdict had run out of room: they were tested against occluders. */
@@ -210,6 +211,47 @@ export class PotentialSight {
     const t = this.teamIndex.get(team);
     const slot = this.slots.get(id);
     return t !== undefined && slot !== undefined && this.teams[t]!.visible[slot] === 1;
+  }
+
+  /** Slot of an entity (a small integer, reused after removal; see {@link generationOf}), or -1. */
+  slotOf(id: string): number {
+    return this.slots.get(id) ?? -1;
+  }
+
+  /** Id of the entity in a slot, or undefined for a free slot. */
+  idOf(slot: number): string | undefined {
+    return this.ids[slot];
+  }
+
+  /** Changes whenever the slot is freed or given to another entity. */
+  generationOf(slot: number): number {
+    return this.generation[slot]!;
+  }
+
+  /** Slots in use range over [0, slotCapacity). */
+  get slotCapacity(): number {
+    return this.capacity;
+  }
+
+  /** Index of a team by name, or -1. Stable for the life of the sight. */
+  teamIndexOf(team: string): number {
+    return this.teamIndex.get(team) ?? -1;
+  }
+
+  /**
+   * The slots potentially visible to team `t` at the last update: entries [0, count) of the returned
+   * array (live; do not keep it past the next update). For allocation-free per-tick consumers.
+   */
+  visibleSlotsOf(t: number): { readonly list: Int32Array; readonly count: number } {
+    const team = this.teams[t]!;
+    this.slotView.list = team.list;
+    this.slotView.count = team.listCount;
+    return this.slotView;
+  }
+
+  /** Slots of team `t`'s characters (live). */
+  memberSlotsOf(t: number): readonly number[] {
+    return this.teams[t]!.members;
   }
 
   /** Calls `visit` with the id of every entity potentially visible to `team` at the last update. */

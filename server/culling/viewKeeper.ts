@@ -23,8 +23,17 @@ interface ClientRecord {
   /** The client's own character (always in its view). */
   readonly character: string;
   readonly team: string;
-  /** Entity id -> tick it last qualified (was potentially visible, or is the client's team). */
-  readonly inView: Map<string, number>;
+  /** The team's index in the sight. */
+  readonly teamIndex: number;
+  /**
+   * Per entity slot of the sight: 1 + the tick it last qualified (was potentially visible, or is the
+   * client's team), 0 when not in the view; and the slot's generation then (a freed slot is gone).
+   */
+  qualified: Int32Array;
+  generation: Int32Array;
+  /** The slots in the view, densely: [0, count). */
+  slots: Int32Array;
+  count: number;
 }
 
 /**
@@ -34,16 +43,14 @@ interface ClientRecord {
  *
  * The linger bounds churn too: an entity can enter and leave one client's view at most once per
  * `lingerTicks + 1` ticks while it keeps moving near the edge. Imports no Colyseus: the room turns the
- * add/remove calls into `StateView.add` / `StateView.remove`.
+ * add/remove calls into `StateView.add` / `StateView.remove`. Views are kept per entity slot of the sight
+ * (typed arrays, no per-tick hashing of ids): the upkeep runs for every client every tick.
  */
 export class ViewKeeper {
   readonly lingerTicks: number;
   readonly churn: ChurnReport = { adds: 0, removes: 0, maxPerClient: 0, totalAdds: 0, totalRemoves: 0, clientUpdates: 0 };
   private readonly clients = new Map<string, ClientRecord>();
   private tick = 0;
-  /** The record `enterCurrent` adds to: one bound callback instead of a closure per client per tick. */
-  private current: ClientRecord | null = null;
-  private readonly enterCurrent = (id: string): void => this.enter(this.current!, id);
 
   constructor(
     private readonly sight: PotentialSight,
@@ -63,10 +70,13 @@ export class ViewKeeper {
     if (this.clients.has(clientId)) throw new RangeError(`client ${JSON.stringify(clientId)} already has a view`);
     const team = this.sight.teamOf(character);
     if (team === undefined) throw new RangeError(`${JSON.stringify(character)} is not a character of the sight`);
-    const record: ClientRecord = { id: clientId, character, team, inView: new Map() };
+    const n = this.sight.slotCapacity;
+    const record: ClientRecord = {
+      id: clientId, character, team, teamIndex: this.sight.teamIndexOf(team),
+      qualified: new Int32Array(n), generation: new Int32Array(n), slots: new Int32Array(n), count: 0,
+    };
     this.clients.set(clientId, record);
-    this.current = record;
-    this.sight.forEachMember(team, this.enterCurrent);
+    for (const slot of this.sight.memberSlotsOf(record.teamIndex)) this.enter(record, slot);
   }
 
   /** Stops keeping the client's view (no remove calls: the view leaves with the client). */
@@ -76,12 +86,28 @@ export class ViewKeeper {
 
   /** Whether the client's view holds `entityId` now. */
   has(clientId: string, entityId: string): boolean {
-    return this.clients.get(clientId)?.inView.has(entityId) ?? false;
+    const record = this.clients.get(clientId);
+    if (record === undefined) return false;
+    const slot = this.sight.slotOf(entityId);
+    return slot >= 0 && slot < record.qualified.length && record.qualified[slot] !== 0 && record.generation[slot] === this.sight.generationOf(slot);
   }
 
-  /** The entity ids the client's view holds now (live: copy to keep). */
+  /** The entity ids the client's view holds now, each with the tick it last qualified (a copy). */
   viewOf(clientId: string): ReadonlyMap<string, number> | undefined {
-    return this.clients.get(clientId)?.inView;
+    const record = this.clients.get(clientId);
+    if (record === undefined) return undefined;
+    const view = new Map<string, number>();
+    for (let i = 0; i < record.count; i++) {
+      const slot = record.slots[i]!;
+      const id = this.sight.idOf(slot);
+      if (id !== undefined && record.generation[slot] === this.sight.generationOf(slot)) view.set(id, record.qualified[slot]! - 1);
+    }
+    return view;
+  }
+
+  /** How many entities the client's view holds now. */
+  viewSize(clientId: string): number {
+    return this.clients.get(clientId)?.count ?? 0;
   }
 
   /** Brings every view up to date with the sight's last `update()`. `tick` must increase. */
@@ -91,21 +117,29 @@ export class ViewKeeper {
     churn.adds = 0;
     churn.removes = 0;
     churn.maxPerClient = 0;
+    const sight = this.sight;
     for (const record of this.clients.values()) {
       const before = churn.adds + churn.removes;
+      if (record.qualified.length < sight.slotCapacity) grow(record, sight.slotCapacity);
       // Teammates (including ones that joined since) are always in.
-      this.current = record;
-      this.sight.forEachMember(record.team, this.enterCurrent);
-      this.sight.forEachVisible(record.team, this.enterCurrent);
-      for (const [id, qualified] of record.inView) {
-        if (qualified === tick) continue;
-        const gone = !this.sight.has(id);
-        if (gone || tick - qualified > this.lingerTicks) {
-          record.inView.delete(id);
-          churn.removes++;
-          if (!gone) this.onRemove(record.id, id);
+      for (const slot of sight.memberSlotsOf(record.teamIndex)) this.enter(record, slot);
+      const visible = sight.visibleSlotsOf(record.teamIndex);
+      for (let i = 0; i < visible.count; i++) this.enter(record, visible.list[i]!);
+      const now = tick + 1;
+      let kept = 0;
+      for (let i = 0; i < record.count; i++) {
+        const slot = record.slots[i]!;
+        const qualified = record.qualified[slot]!;
+        const gone = record.generation[slot] !== sight.generationOf(slot);
+        if (!gone && (qualified === now || tick - (qualified - 1) <= this.lingerTicks)) {
+          record.slots[kept++] = slot;
+          continue;
         }
+        record.qualified[slot] = 0;
+        churn.removes++;
+        if (!gone) this.onRemove(record.id, sight.idOf(slot)!);
       }
+      record.count = kept;
       const mine = churn.adds + churn.removes - before;
       if (mine > churn.maxPerClient) churn.maxPerClient = mine;
       churn.clientUpdates++;
@@ -115,12 +149,29 @@ export class ViewKeeper {
     return churn;
   }
 
-  private enter(record: ClientRecord, id: string): void {
-    const had = record.inView.has(id);
-    record.inView.set(id, this.tick);
-    if (!had) {
-      this.churn.adds++;
-      this.onAdd(record.id, id);
-    }
+  private enter(record: ClientRecord, slot: number): void {
+    const generation = this.sight.generationOf(slot);
+    const was = record.qualified[slot]!;
+    record.qualified[slot] = this.tick + 1;
+    if (was !== 0 && record.generation[slot] === generation) return;
+    // A slot still listed for an entity that has since left the sight is taken over in place (the old
+    // entity leaves the view without a call: it is gone); otherwise the slot joins the list.
+    if (was === 0) record.slots[record.count++] = slot;
+    else this.churn.removes++;
+    record.generation[slot] = generation;
+    this.churn.adds++;
+    this.onAdd(record.id, this.sight.idOf(slot)!);
   }
+}
+
+function grow(record: ClientRecord, n: number): void {
+  const qualified = new Int32Array(n);
+  qualified.set(record.qualified);
+  const generation = new Int32Array(n);
+  generation.set(record.generation);
+  const slots = new Int32Array(n);
+  slots.set(record.slots.subarray(0, record.count));
+  record.qualified = qualified;
+  record.generation = generation;
+  record.slots = slots;
 }
