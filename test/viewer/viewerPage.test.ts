@@ -16,29 +16,31 @@ const ARTIFACTS = "test-artifacts";
 const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 let server: ChildProcess | undefined;
-let serverOutput = "";
 let base = "";
 let browser: Browser | undefined;
 
-/** Starts `server/index.ts` as `npm start` does (spectators on), on a free loopback port. */
-function startServer(): Promise<string> {
+/** Starts `server/index.ts` as `npm start` does, on a free loopback port; resolves with the viewer's address. */
+function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", SPECTATOR_TOKEN: TOKEN },
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  server = child;
-  child.stdout!.on("data", (d) => (serverOutput += d));
-  child.stderr!.on("data", (d) => (serverOutput += d));
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server printed no viewer address within 20 s:\n${serverOutput}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`the server printed no viewer address within 20 s:\n${output}`)), 20_000);
     child.stdout!.on("data", () => {
-      const m = /viewer: (http:\/\/127\.0\.0\.1:\d+)\//.exec(serverOutput);
+      const m = /viewer: (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       if (m !== null) {
         clearTimeout(timer);
-        resolve(m[1]!);
+        resolve({ child, url: m[1]! });
       }
     });
-    child.once("exit", (code) => reject(new Error(`the server exited with ${code}:\n${serverOutput}`)));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}:\n${output}`));
+    });
   });
 }
 
@@ -50,7 +52,10 @@ beforeAll(async () => {
     );
   }
   mkdirSync(ARTIFACTS, { recursive: true });
-  [base, browser] = await Promise.all([startServer(), chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 20_000 })]);
+  let started: { child: ChildProcess; url: string };
+  [started, browser] = await Promise.all([startServer({ SPECTATOR_TOKEN: TOKEN }), chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 20_000 })]);
+  server = started.child;
+  base = started.url;
 }, 40_000);
 
 afterAll(async () => {
@@ -217,4 +222,8 @@ describe("the live viewer page", () => {
     expect(await probe(refused, (p) => p.status)).toBe("error");
     expect(await refused.textContent("#status")).toMatch(/wrong spectator token/);
   }, 60_000);
+
+  it("npm start refuses a malformed SPECTATOR_TOKEN, and says why", async () => {
+    await expect(startServer({ SPECTATOR_TOKEN: "two words" })).rejects.toThrow(/SPECTATOR_TOKEN must be at most 256 characters, without spaces/);
+  });
 });
