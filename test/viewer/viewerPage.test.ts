@@ -18,6 +18,8 @@ const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no
 let server: ChildProcess | undefined;
 let base = "";
 let browser: Browser | undefined;
+/** Why the browser or the server could not start: each test that needs them fails with it (never a skip). */
+let setupFailure: Error | undefined;
 
 /** Starts `server/index.ts` as `npm start` does, on a free loopback port; resolves with the viewer's address. */
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
@@ -46,16 +48,21 @@ function startServer(env: Record<string, string>): Promise<{ child: ChildProcess
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(
+    setupFailure = new Error(
       `Chromium is not installed at ${CHROMIUM}, and the viewer test needs it. Install Debian's package ` +
         "(apt-get update && apt-get install -y chromium; .ci/run does this) or point CHROMIUM_PATH at a Chromium binary.",
     );
+    return;
   }
   mkdirSync(ARTIFACTS, { recursive: true });
-  let started: { child: ChildProcess; url: string };
-  [started, browser] = await Promise.all([startServer({ SPECTATOR_TOKEN: TOKEN }), chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 20_000 })]);
-  server = started.child;
-  base = started.url;
+  const launched = chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 20_000 }).then((b) => (browser = b));
+  const started = startServer({ SPECTATOR_TOKEN: TOKEN }).then((s) => {
+    server = s.child;
+    base = s.url;
+  });
+  // Both settle before the verdict, so afterAll stops whichever did start.
+  const [b, s] = await Promise.allSettled([launched, started]);
+  for (const r of [b, s]) if (r.status === "rejected") setupFailure ??= r.reason as Error;
 }, 40_000);
 
 afterAll(async () => {
@@ -136,6 +143,7 @@ async function walk(page: Page, target: () => Promise<{ x: number; y: number }>,
 
 describe("the live viewer page", () => {
   it("connects, draws the map, walks with WASD, turns with the mouse, and the guard it walks in front of changes colour", async () => {
+    if (setupFailure !== undefined) throw setupFailure;
     const page = await openViewer("?spawn=C");
     expect(await probe(page, (p) => p.status)).toBe("connected");
     expect(await probe(page, (p) => p.role)).toBe("player");
