@@ -13,6 +13,11 @@ export interface StealthMap {
   /** Extent of the tile grid, meters. */
   width: number;
   height: number;
+  /** The tile grid: columns and rows, and the size of one tile in meters (tile field of view works on it). */
+  columns: number;
+  rows: number;
+  tileWidth: number;
+  tileHeight: number;
   /** Opaque, solid outlines (rectangles and polygons, possibly concave), world meters. */
   walls: Vec[][];
   /** Solid but transparent outlines (windows). */
@@ -139,6 +144,7 @@ export function parseTiledMap(json: unknown, file: string, readTileset?: (source
   const out: StealthMap = {
     name: basename(file, extname(file)), file, pixelsPerMeter: ppm,
     width: (cols * tileW) / ppm, height: (rows * tileH) / ppm,
+    columns: cols, rows, tileWidth: tileW / ppm, tileHeight: tileH / ppm,
     walls: [], glass: [], solidTiles: [], solidTileCount: 0, spawns: [], guards: [], cameras: [], exits: [],
   };
   const solidGids = solidTileGids(m.tilesets, file, readTileset, fail);

@@ -78,8 +78,8 @@ export class SymmetricShadowcaster {
         // A row beyond the edge is all walls: nothing in it is revealed and no light passes.
         if (rowX < 0 || rowX >= width || rowY < 0 || rowY >= height) break;
         const rowIndex = rowY * width + rowX;
-        const depth2 = depth * depth;
         const twoDepth = 2 * depth;
+        const reach = discReach(r2 - depth * depth);
         const lastRow = depth === maxDepth;
         let nextCount = 0;
 
@@ -92,35 +92,54 @@ export class SymmetricShadowcaster {
           // round_ties_down(depth * end), in integers.
           const minCol = Math.floor((twoDepth * sn + sd) / (2 * sd));
           const maxCol = Math.ceil((twoDepth * en - ed) / (2 * ed));
-          let prev = minCol < colLo ? PREV_WALL : PREV_NONE;
-          const first = minCol < colLo ? colLo : minCol;
-          const last = maxCol > colHi ? colHi : maxCol;
+          // Only tiles inside the disc are scanned. A tile beyond it can only shade tiles farther out
+          // (a wall at (depth, c), c != 0, shades columns >= |c| of deeper rows), so the rows stay exact
+          // within the disc if what lies beyond is taken as floor. Off-grid tiles inside it are walls.
+          const lo = colLo > -reach ? colLo : -reach;
+          const hi = colHi < reach ? colHi : reach;
+          let prev = minCol < lo && lo === colLo ? PREV_WALL : PREV_NONE;
+          const first = minCol < lo ? lo : minCol;
+          const last = maxCol > hi ? hi : maxCol;
+          // Floors count as seen when their centre's slope is in [start, end]: these columns (and every
+          // column after a wall, since the start then moves to that floor's left edge).
+          let symLo = -Math.floor((-depth * sn) / sd);
+          const symHi = Math.floor((depth * en) / ed);
           let index = rowIndex + first * colStep;
-          for (let col = first; col <= last; col++, index += colStep) {
-            const opaque = cells !== undefined ? cells[index] !== 0 : grid.isOpaque(rowX + col * cx, rowY + col * cy);
-            // The diagonal at col = -depth is the previous quadrant's col = +depth: revealed there.
-            if (col !== -depth && col * col + depth2 <= r2) {
-              // A wall is seen wherever the light reaches it; a floor only if its centre is lit.
-              if (opaque || (col * sd >= depth * sn && col * ed <= depth * en)) {
-                if (!restricted || sector.contains(depth * rx + col * cx, depth * ry + col * cy)) {
-                  reveal(rowX + col * cx, rowY + col * cy);
-                }
-              }
-            }
-            if (opaque) {
-              if (prev === PREV_FLOOR && !lastRow) {
-                nextCount = push(nxt, nextCount, sn, sd, 2 * col - 1, twoDepth);
-              }
+          let x = rowX + first * cx;
+          let y = rowY + first * cy;
+          let col = first;
+          // Runs of walls and runs of floors, each in a loop of its own: fewer branches per tile.
+          while (col <= last) {
+            if (cells !== undefined ? cells[index] !== 0 : grid.isOpaque(x, y)) {
+              if (prev === PREV_FLOOR && !lastRow) nextCount = push(nxt, nextCount, sn, sd, 2 * col - 1, twoDepth);
               prev = PREV_WALL;
+              do {
+                // A wall is seen wherever the light reaches it. The diagonal at col = -depth is the
+                // previous quadrant's col = +depth, revealed there.
+                if (col !== -depth && (!restricted || sector.contains(x - originX, y - originY))) reveal(x, y);
+                col++;
+                index += colStep;
+                x += cx;
+                y += cy;
+              } while (col <= last && (cells !== undefined ? cells[index] !== 0 : grid.isOpaque(x, y)));
             } else {
               if (prev === PREV_WALL) {
                 sn = 2 * col - 1;
                 sd = twoDepth;
+                symLo = col;
               }
               prev = PREV_FLOOR;
+              do {
+                // A floor only if its centre is lit: this is what makes sight symmetric.
+                if (col >= symLo && col <= symHi && col !== -depth && (!restricted || sector.contains(x - originX, y - originY))) reveal(x, y);
+                col++;
+                index += colStep;
+                x += cx;
+                y += cy;
+              } while (col <= last && (cells !== undefined ? cells[index] === 0 : !grid.isOpaque(x, y)));
             }
           }
-          if (last < maxCol && prev === PREV_FLOOR && !lastRow) {
+          if (last < maxCol && last === colHi && prev === PREV_FLOOR && !lastRow) {
             // The first off-grid column is a wall closing this run of floors.
             nextCount = push(nxt, nextCount, sn, sd, 2 * (last + 1) - 1, twoDepth);
           } else if (prev === PREV_FLOOR && !lastRow) {
@@ -134,6 +153,15 @@ export class SymmetricShadowcaster {
       }
     }
   }
+}
+
+/** The largest column c >= 0 with c * c <= room (room >= 0 for every row scanned). */
+function discReach(room: number): number {
+  let c = Math.floor(Math.sqrt(room));
+  // Guard the square root's rounding at perfect squares.
+  if (c * c > room) c--;
+  else if ((c + 1) * (c + 1) <= room) c++;
+  return c;
 }
 
 function push(out: Int32Array, count: number, sn: number, sd: number, en: number, ed: number): number {
