@@ -37,6 +37,8 @@ export interface ViewTally {
   entitiesHeld: number;
   /** Entities (not teammates) held farther from the bot than `holdLimit`: leaks a client can see for itself. */
   farLeaks: number;
+  /** The first few of them, described. */
+  farLeakExamples: string[];
 }
 
 /** The part of the decoded state a bot reads (the SDK builds the classes from the server's reflection). */
@@ -61,6 +63,10 @@ const CHECK_EVERY_TICKS = 10;
 /** A blunderer walks at a guard it holds within this distance, meters. */
 const BLUNDER_DISTANCE = 10;
 const PING_TIMEOUT_MS = 5000;
+/** A move between two view checks longer than walking allows (0.5 s at 3.5 m/s): a respawn. */
+const TELEPORT_DISTANCE = 4;
+/** How long view checks wait after a respawn: the linger (0.25 s) and the patch on its way, with margin. */
+const RESPAWN_GRACE_MS = 1000;
 
 /**
  * One simulated player: joins a room over the real SDK, sends an input frame per tick steered by its
@@ -88,6 +94,10 @@ export class Bot {
   private pingSentAt = -1;
   private readonly guardSeen = { x: 0, y: 0 };
   private readonly teamScratch: Positioned[] = [];
+  /** Where the last view check found the bot, and until when checks wait after a respawn (ms). */
+  private checkedX = NaN;
+  private checkedY = NaN;
+  private checksResumeAt = 0;
 
   /**
    * @param index the bot's number in the run (names its team)
@@ -150,7 +160,7 @@ export class Bot {
       this.x = me.x;
       this.y = me.y;
       if (this.behaviour.kind === "blunderer") guard = this.nearestGuard(state!);
-      if (++this.ticks % CHECK_EVERY_TICKS === 0) this.checkView(state!, me.team);
+      if (++this.ticks % CHECK_EVERY_TICKS === 0) this.checkView(state!, me.team, now);
     }
     const intent = this.behaviour.steer(this.x, this.y, guard);
     const data = this.input.data;
@@ -216,6 +226,7 @@ export class Bot {
   }
 
   private backToSpawn(): void {
+    this.checksResumeAt = performance.now() + RESPAWN_GRACE_MS;
     this.x = this.spawn.x;
     this.y = this.spawn.y;
     this.behaviour.reset();
@@ -240,7 +251,13 @@ export class Bot {
    * Counts what the bot holds, and anything held farther from every member of its team (teammates share
    * vision, and are always in view) than culling could ever allow.
    */
-  private checkView(state: DecodedState, team: string): void {
+  private checkView(state: DecodedState, team: string, now: number): void {
+    // Sent back to a spawn: what it held at the old spot may linger a few ticks, as culling allows.
+    const jumped = (this.x - this.checkedX) ** 2 + (this.y - this.checkedY) ** 2 > TELEPORT_DISTANCE ** 2;
+    this.checkedX = this.x;
+    this.checkedY = this.y;
+    if (jumped) this.checksResumeAt = Math.max(this.checksResumeAt, now + RESPAWN_GRACE_MS);
+    if (now < this.checksResumeAt) return;
     const views = this.ctx.views;
     const limit = this.ctx.holdLimit;
     const members = this.teamScratch;
@@ -248,24 +265,22 @@ export class Bot {
     state.players?.forEach((p) => {
       if (p.team === team) members.push(p);
     });
-    const far = (e: Positioned) => {
-      if (limit === undefined) return false;
-      for (const m of members) if ((e.x - m.x) ** 2 + (e.y - m.y) ** 2 <= limit * limit) return false;
-      return true;
+    const check = (e: Positioned, id: string) => {
+      held++;
+      if (limit === undefined) return;
+      for (const m of members) if ((e.x - m.x) ** 2 + (e.y - m.y) ** 2 <= limit * limit) return;
+      views.farLeaks++;
+      if (views.farLeakExamples.length < 5) {
+        views.farLeakExamples.push(`bot ${this.index} at (${this.x.toFixed(1)}, ${this.y.toFixed(1)}) holds ${id} at (${e.x.toFixed(1)}, ${e.y.toFixed(1)}), over ${limit} m from its team`);
+      }
     };
     let held = 0;
     state.players?.forEach((p, id) => {
-      held++;
-      if (id !== this.room!.sessionId && p.team !== team && far(p)) views.farLeaks++;
+      if (p.team === team) held++;
+      else check(p, id);
     });
-    state.guards?.forEach((g) => {
-      held++;
-      if (far(g)) views.farLeaks++;
-    });
-    state.cameras?.forEach((c) => {
-      held++;
-      if (far(c)) views.farLeaks++;
-    });
+    state.guards?.forEach(check);
+    state.cameras?.forEach(check);
     views.checks++;
     views.entitiesHeld += held;
   }

@@ -48,7 +48,8 @@ async function main(argv: readonly string[]): Promise<number> {
       const started = server;
       progress.note(`server on ${started.endpoint}`);
       void started.exited.then(() => {
-        if (stopping) return;
+        // A Ctrl-C reaches the whole process group, so the server stopping then is expected.
+        if (stopping || interrupted) return;
         serverDied = true;
         progress.note(`the server exited during the run (${JSON.stringify(started.exit)}); its last output:\n${started.lastOutput()}`);
         stop.abort();

@@ -72,7 +72,7 @@ export async function runLoad(options: LoadTestOptions, endpoint: string, signal
     measuring: false,
     tickSeconds: TICK_SECONDS,
     holdLimit: undefined,
-    views: { checks: 0, entitiesHeld: 0, farLeaks: 0 },
+    views: { checks: 0, entitiesHeld: 0, farLeaks: 0, farLeakExamples: [] },
     sent: { frames: 0 },
   };
   const random = seededRandom(options.seed);

@@ -59,7 +59,7 @@ export interface LoadTestSummary {
   roundTripMs: RunRecord["roundTripMs"];
   errors: { total: number; byKind: Record<string, number>; examples: string[]; joinFailures: string[] };
   /** What decoding bots checked themselves: the mean view, and anything held beyond the culling range. */
-  clientChecks: { decodingClients: number; checks: number; meanEntitiesHeld: number; farLeaks: number; holdLimitM: number | null };
+  clientChecks: { decodingClients: number; checks: number; meanEntitiesHeld: number; farLeaks: number; farLeakExamples: string[]; holdLimitM: number | null };
   server: ServerSummary | null;
   serverNote: string | null;
   generator: RunRecord["generator"];
@@ -103,6 +103,7 @@ export function summarize(run: RunRecord): LoadTestSummary {
       checks: run.views.checks,
       meanEntitiesHeld: round(run.views.checks > 0 ? run.views.entitiesHeld / run.views.checks : 0, 1),
       farLeaks: run.views.farLeaks,
+      farLeakExamples: run.views.farLeakExamples,
       holdLimitM: run.holdLimit ?? null,
     },
     server,

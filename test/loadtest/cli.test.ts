@@ -1,0 +1,94 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LoadTestSummary } from "../../loadtest/summary.js";
+
+/** Runs the CLI as `npm run loadtest` does (tsx on this Node); resolves with its exit code and output. */
+function loadtest(args: string[], timeoutMs = 40_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "loadtest/cli.ts", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGINT");
+      reject(new Error(`loadtest ${args.join(" ")} still running after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "sightline-loadtest-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("npm run loadtest", () => {
+  it("runs 6 bots in 2 rooms against a server it starts, and reports a clean, sane run", async () => {
+    const output = join(dir, "summary.json");
+    // Half the bots decode and half are thin, so both paths carry real traffic.
+    const run = await loadtest(["--local", "--clients", "6", "--rooms", "2", "--duration", "3", "--warmup", "0.5", "--decode-sample", "0.5", "--audit", "1", "--output", output]);
+    expect(run.code, run.stderr).toBe(0);
+    const s = JSON.parse(await readFile(output, "utf8")) as LoadTestSummary;
+    expect(s.ok).toBe(true);
+    expect(s.clients).toMatchObject({ target: 6, joined: 6, failed: 0, atEnd: 6, decoding: 4 });
+    expect(s.rooms).toBe(2);
+    expect(s.errors.total).toBe(0);
+    expect(s.roundTripMs.samples).toBeGreaterThan(5);
+    expect(s.roundTripMs.p50).toBeGreaterThan(0);
+    expect(s.traffic.bytesPerClientPerSecond).toBeGreaterThan(100);
+    expect(s.traffic.patchesPerClientPerSecond).toBeGreaterThan(5);
+    expect(s.traffic.messagesPerSecondOut).toBeGreaterThan(6 * 10); // 20 inputs per bot per second, give or take
+    expect(s.clientChecks.checks).toBeGreaterThan(0);
+    expect(s.clientChecks.farLeaks).toBe(0);
+    const server = s.server!;
+    expect(server.rooms).toBe(2);
+    expect(server.patchRatePerRoom.min).toBeGreaterThan(5);
+    expect(server.tickMs.p50).toBeGreaterThan(0);
+    expect(server.cpuPercentOfCore).toBeGreaterThan(0);
+    expect(server.memoryMB.rssEnd).toBeGreaterThan(10);
+    expect(server.culling).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
+    expect(server.culling.auditedClientTicks).toBeGreaterThan(0);
+    expect(server.exceptions).toBe(0);
+    // The table says the same, and the server it started is gone (its port refuses connections).
+    expect(run.stdout).toMatch(/^result\s+ok$/m);
+    expect(run.stdout).toMatch(/clients connected \/ failed\s+6 \/ 0/);
+    const port = Number(/server on ws:\/\/127\.0\.0\.1:(\d+)/.exec(run.stderr)![1]);
+    await expect(fetch(`http://127.0.0.1:${port}/stats`)).rejects.toThrow();
+  });
+
+  it("fails with a non-zero exit when no server answers", async () => {
+    const run = await loadtest(["--endpoint", `ws://127.0.0.1:${await freePort()}`, "--clients", "2", "--duration", "2"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/cannot fetch the map .*fetch failed/);
+  });
+
+  it("refuses bad flags with the usage and exit status 2, starting nothing", async () => {
+    const run = await loadtest(["--clients", "5000"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--clients must be a number from 1 to 2000/);
+    expect(run.stderr).toMatch(/usage: npm run loadtest/);
+    const remote = await loadtest(["--endpoint", "ws://192.0.2.1:2567"]);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toMatch(/not loopback/);
+  });
+});
