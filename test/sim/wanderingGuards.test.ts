@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import type { Waypoint } from "../../server/sim/navGrid.js";
+import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
+import { loadMapFile } from "../../server/sim/tiledMap.js";
+import { wanderingGuardPlacements } from "../../server/sim/wanderingGuards.js";
+
+const demo = loadMapFile("server/maps/demo.tmj");
+
+describe("wandering guards (rooms with more guards than the map places)", () => {
+  it("places each on a free cell with a walkable patrol loop, the same for the same seed", () => {
+    const sim = new StealthSimulation(demo);
+    const placed = wanderingGuardPlacements(sim.nav, 58, 7919, 1000);
+    expect(placed).toHaveLength(58);
+    expect(new Set(placed.map((g) => g.name)).size).toBe(58);
+    expect(placed.map((g) => g.id)).toEqual(Array.from({ length: 58 }, (_, i) => 1000 + i));
+    const path: Waypoint[] = [];
+    for (const g of placed) {
+      expect(sim.nav.isFree(g.x, g.y)).toBe(true);
+      expect(g.patrol.length).toBeGreaterThanOrEqual(3);
+      expect(g.patrolLoop).toBe(true);
+      for (let k = 1; k < g.patrol.length; k++) {
+        expect(sim.nav.findPath(g.patrol[k - 1]!.x, g.patrol[k - 1]!.y, g.patrol[k]!.x, g.patrol[k]!.y, path)).toBe(true);
+      }
+    }
+    expect(wanderingGuardPlacements(sim.nav, 58, 7919, 1000)).toEqual(placed);
+    expect(wanderingGuardPlacements(sim.nav, 58, 7920, 1000)).not.toEqual(placed);
+  });
+
+  it("refuses a count that is not a whole number in [0, 1024]", () => {
+    const sim = new StealthSimulation(demo);
+    for (const bad of [-1, 1.5, 1025, NaN]) expect(() => wanderingGuardPlacements(sim.nav, bad, 1, 1)).toThrow(RangeError);
+    expect(() => new StealthSimulation(demo, { extraGuards: -2 })).toThrow(/wandering guard count/);
+  });
+
+  it("are ordinary guards in the simulation: they look through the vision engine and walk their loops", () => {
+    const sim = new StealthSimulation(demo, { extraGuards: 58 });
+    expect(sim.guards).toHaveLength(64);
+    expect(sim.guards.filter((g) => g.id.startsWith("guard:wander-"))).toHaveLength(58);
+    const start = sim.guards.map((g) => ({ ...g.body.getPosition() }));
+    sim.addPlayer("p");
+    for (let i = 0; i < 100; i++) sim.step();
+    const moved = sim.guards.filter((g, i) => Math.hypot(g.body.getPosition().x - start[i]!.x, g.body.getPosition().y - start[i]!.y) > 1);
+    expect(moved.length).toBeGreaterThan(50);
+    // Each looks through the vision engine: a player put 1 m from one (inside its all-around sense) is seen.
+    const player = sim.players.get("p")!;
+    let checked = 0;
+    for (const g of sim.guards.filter((g) => g.id.startsWith("guard:wander-")).slice(0, 10)) {
+      const at = g.body.getPosition();
+      const spot = [[1, 0], [-1, 0], [0, 1], [0, -1]].map(([dx, dy]) => ({ x: at.x + dx!, y: at.y + dy! })).find((q) => sim.nav.walkable(at.x, at.y, q.x, q.y));
+      if (spot === undefined) continue;
+      player.body.setPosition(spot);
+      sim.step();
+      sim.step();
+      expect(sim.vision.canSee(g.id, "p"), g.id).toBe(true);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(5);
+  });
+});
