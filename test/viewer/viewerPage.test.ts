@@ -142,14 +142,15 @@ async function walk(page: Page, target: () => Promise<{ x: number; y: number }>,
 }
 
 describe("the live viewer page", () => {
-  it("connects, draws the map, walks with WASD, turns with the mouse, and the guard it walks in front of changes colour", async () => {
+  it("connects, draws the map and the fog of war, walks with WASD, turns with the mouse, and the guard it walks in front of changes colour", async () => {
     if (setupFailure !== undefined) throw setupFailure;
     const page = await openViewer("?spawn=C");
     expect(await probe(page, (p) => p.status)).toBe("connected");
     expect(await probe(page, (p) => p.role)).toBe("player");
     await page.waitForFunction(() => window.sightlineViewer!.frames() > 5);
 
-    // The canvas holds the map and the character: floor, walls, and the own white disc where the state says.
+    // The canvas holds the map and the character: floor, walls, and the own white disc where the state says;
+    // and the fog: a floor tile in sight is clear, the top-left room (never seen from here) is dark.
     const drawn = await page.evaluate(() => {
       const canvas = document.getElementById("view") as HTMLCanvasElement;
       const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
@@ -160,15 +161,22 @@ describe("the live viewer page", () => {
       }
       const self = window.sightlineViewer!.self()!;
       const at = window.sightlineViewer!.toCanvas(self.x, self.y);
-      const centre = canvas.getContext("2d")!.getImageData(Math.round(at.x), Math.round(at.y), 1, 1).data;
-      return { width: canvas.width, height: canvas.height, colours: [...colours.entries()], selfPixel: [centre[0], centre[1], centre[2]] };
+      const pixel = (x: number, y: number) => Array.from(canvas.getContext("2d")!.getImageData(Math.round(x), Math.round(y), 1, 1).data.subarray(0, 3));
+      const inSight = window.sightlineViewer!.toCanvas(7.5, 28.5);
+      const unseen = window.sightlineViewer!.toCanvas(5.5, 5.5);
+      return {
+        width: canvas.width, height: canvas.height, colours: [...colours.entries()], selfPixel: pixel(at.x, at.y),
+        inSight: pixel(inSight.x, inSight.y), unseen: pixel(unseen.x, unseen.y),
+      };
     });
     expect(drawn.width).toBe(960); // the demo map is 40 x 30 m, at 24 px per meter
     expect(drawn.height).toBe(720);
     const share = (hex: string) => drawn.colours.filter(([key]) => near(key.split(",").map(Number) as Rgb, rgbOf(hex))).reduce((n, [, count]) => n + count, 0) / (drawn.width * drawn.height);
-    expect(share(MAP_COLOURS.wall)).toBeGreaterThan(0.05);
+    expect(share(MAP_COLOURS.wall)).toBeGreaterThan(0.02);
     expect(drawn.colours.length).toBeGreaterThan(20);
     expect(drawn.selfPixel).toEqual(rgbOf(CHARACTER_COLOURS.self));
+    expect(drawn.inSight).toEqual(rgbOf(MAP_COLOURS.floor));
+    expect(Math.max(...drawn.unseen)).toBeLessThan(60);
 
     // WASD: from spawn C round the end of the wall east of it, into the bottom room.
     const start = (await probe(page, (p) => p.self()))!;

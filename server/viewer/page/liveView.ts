@@ -2,6 +2,7 @@
 import type { PlayerState, StealthState } from "../../../shared/schema.js";
 import type { ConeOutline } from "./coneOutline.js";
 import type { DetectionLog, Notice } from "./detectionLog.js";
+import type { ExploredWords, FogOfWar } from "./fogOfWar.js";
 import { drawCharacters, drawCones, drawMarks, drawObservers, type CharacterSprite, type Mark, type ObserverSprite } from "./entityLayer.js";
 import type { MeterList, MeterReading } from "./meterList.js";
 import { drawRays } from "./rayLayer.js";
@@ -12,7 +13,7 @@ import type { Viewport } from "./viewport.js";
 export type Onlooker = { role: "player"; sessionId: string } | { role: "spectator"; sessionId: string; panel: SpectatorPanel };
 
 /**
- * One frame of the page: the map, the rays (spectators), the cones, the characters, the guards and
+ * One frame of the page: the map, the fog of the player in focus, the rays (spectators), the cones, the characters, the guards and
  * cameras with their meter bars, and the "?"/"!" marks; plus the meter list and the detection log.
  * Reads the room state as it is when the frame is drawn.
  */
@@ -33,7 +34,11 @@ export class LiveView {
     private readonly onlooker: Onlooker,
     private readonly meters: MeterList,
     private readonly log: DetectionLog,
+    private readonly fog: FogOfWar,
   ) {}
+
+  /** The player whose fog is drawn: the own one, or the one a spectator follows ("" = none). */
+  private fogFor = "";
 
   /** The players whose meters, events and fog the page shows: the own one, or those a spectator follows. */
   shownPlayers(): [string, PlayerState][] {
@@ -56,11 +61,21 @@ export class LiveView {
     return o === undefined || !this.shows(id) ? undefined : { x: o.x, y: o.y };
   }
 
-  draw(now: number, fog?: (ctx: CanvasRenderingContext2D) => void): void {
+  draw(now: number): void {
     const { ctx, view, state, onlooker } = this;
     this.frames++;
     ctx.drawImage(this.mapLayer, 0, 0);
-    fog?.(ctx);
+    const focus = onlooker.role === "player" ? onlooker.sessionId : onlooker.panel.watchedPlayer;
+    if (focus !== this.fogFor) {
+      this.fogFor = focus;
+      this.fog.reset();
+    }
+    const inFocus = focus === "" ? undefined : state.players?.get(focus);
+    if (inFocus !== undefined) {
+      // `explored` is read loosely: a server without tile memory sends none, and the fog then remembers by itself.
+      this.fog.update(inFocus.x, inFocus.y, (inFocus as unknown as { explored?: ExploredWords }).explored);
+      this.fog.draw(ctx);
+    }
     if (onlooker.role === "spectator" && onlooker.panel.showRays) drawRays(ctx, view, onlooker.panel.rayBatches);
 
     const shown = this.shownPlayers();
@@ -87,7 +102,6 @@ export class LiveView {
 
     const characters = this.characters;
     characters.length = 0;
-    const focus = onlooker.role === "player" ? onlooker.sessionId : onlooker.panel.watchedPlayer;
     const focusTeam = state.players?.get(focus)?.team;
     state.players?.forEach((p, id) => {
       if (!this.shows(id)) return;

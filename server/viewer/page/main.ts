@@ -1,6 +1,8 @@
 /// <reference lib="dom" />
 import { ConeOutline } from "./coneOutline.js";
+import { opacityGridFromTiled } from "../../../shared/fov/index.js";
 import { DetectionLog } from "./detectionLog.js";
+import { FogOfWar } from "./fogOfWar.js";
 import { fillLegend } from "./legend.js";
 import { LiveView, type Onlooker } from "./liveView.js";
 import { drawMapLayer } from "./mapLayer.js";
@@ -71,7 +73,8 @@ async function start(): Promise<void> {
   const state = room.state;
   const response = await fetch(`/maps/${encodeURIComponent(state.map)}.tmj`);
   if (!response.ok) throw new Error(`map ${state.map}: ${response.status} ${await response.text()}`);
-  const map = readTiledGeometry(await response.json());
+  const mapJson: unknown = await response.json();
+  const map = readTiledGeometry(mapJson);
   const view = new Viewport(map.width, map.height);
   canvas.width = view.width;
   canvas.height = view.height;
@@ -90,7 +93,7 @@ async function start(): Promise<void> {
     controls.start();
   }
   const events = byId<HTMLOListElement>("events");
-  const live = new LiveView(ctx, view, drawMapLayer(map, view), new ConeOutline(map), state, onlooker, new MeterList(byId<HTMLUListElement>("meters"), spectating ? "no meters" : "nobody is aware of you"), new DetectionLog(events));
+  const live = new LiveView(ctx, view, drawMapLayer(map, view), new ConeOutline(map), state, onlooker, new MeterList(byId<HTMLUListElement>("meters"), spectating ? "no meters" : "nobody is aware of you"), new DetectionLog(events), new FogOfWar(opacityGridFromTiled(mapJson), view));
 
   room.onMessage("round", (r: { type: string; by?: string }) => {
     const line = document.createElement("li");
