@@ -57,6 +57,15 @@ export const PlayerState = schema({
   meters: t.map(DetectionMeter).view(OWNER),
   /** The most recent detection events about this character, oldest first (at most `EVENT_HISTORY`). */
   events: t.array(DetectionNotice).view(OWNER),
+  /**
+   * Map tiles this character has ever seen (tile field of view, shared/fov), as 32-tile words keyed by
+   * word index in decimal ("0", "1", ...): tile i = y * columns + x is bit (i & 31) of word i >>> 5, and a
+   * missing key is a word with nothing seen yet. Only words that gain a tile are patched. A map rather than
+   * an array: an array element changed in the patch window of its owner's join reaches that client twice
+   * (schema 5 decodes the repeated ADD as an insert), a key cannot. What the character sees now is not
+   * sent: the client computes it with `computeFov` from the public map and its own position.
+   */
+  explored: t.map("uint32").view(OWNER),
 }, "PlayerState");
 export type PlayerState = InstanceType<typeof PlayerState>;
 

@@ -14,6 +14,7 @@ import { CameraState, DetectionMeter, DetectionNotice, EVENT_HISTORY, GuardState
 import { EverythingVisible } from "../culling/everythingVisible.js";
 import { StealthCulling, type CullingOptions } from "../culling/stealthCulling.js";
 import { StealthSimulation, type SimulationOptions, type StepResult } from "../sim/stealthSimulation.js";
+import { ExploredTiles } from "./exploredTiles.js";
 import { DEFAULT_MAP, MAP_NAME, MapCatalog } from "./mapCatalog.js";
 import { RoomStats } from "./roomStats.js";
 import { RoundTripProbe, type PingableSocket } from "./roundTripProbe.js";
@@ -123,6 +124,8 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   culling!: StealthCulling;
   /** Clients watching without a character (set in `onCreate`). */
   spectators!: Spectators;
+  /** Each player's tile sight and explored memory, synced to its owner (set in `onCreate`). */
+  explored!: ExploredTiles;
 
   /** Each session's StateView (a reconnected client keeps its view). */
   private readonly views = new Map<string, StateView>();
@@ -148,6 +151,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     const extraGuards = this.extraGuardsFor(options.guards, map.guards.length);
     this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate, extraGuards });
     this.spectators = new Spectators(s.spectatorToken);
+    this.explored = new ExploredTiles(map);
     const show = (sessionId: string, entityId: string) => {
       const entity = this.entityState(entityId);
       if (entity !== undefined) this.views.get(sessionId)?.add(entity);
@@ -223,6 +227,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     ps.y = at.y;
     ps.team = player.team;
     this.state.players.set(client.sessionId, ps);
+    this.explored.add(client.sessionId, ps);
     this.spectators.showPlayer(ps);
     this.seats.set(client.sessionId, { motion: { vx: 0, vy: 0, facing: 0, crouch: false }, idleTicks: 0, errorSentAt: new Map(), frames: 0, framesResetAt: 0, kicked: false });
 
@@ -298,6 +303,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.probe.unwatch(sid);
     this.culling.removeClient(sid);
     this.sim.removePlayer(sid);
+    this.explored.remove(sid);
   }
 
   override onDispose(): void {
@@ -413,6 +419,10 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
       ps.caught = p.caught;
       ps.escapes = p.escapes;
     }
+    const exploredStarted = performance.now();
+    this.explored.update(this.sim.players.values());
+    this.stats.tileVisionMs += performance.now() - exploredStarted;
+    this.stats.tileVisionRecomputes = this.explored.recomputes;
     for (const g of this.sim.guards) {
       const gs = state.guards.get(g.id)!;
       const at = g.body.getPosition();

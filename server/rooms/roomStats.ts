@@ -48,6 +48,9 @@ export class RoomStats {
   popIns = 0;
   misses = 0;
   auditedClientTicks = 0;
+  /** Players' tile field of view (explored memory): recomputes, and the time spent updating it, ms, summed over ticks. */
+  tileVisionRecomputes = 0;
+  tileVisionMs = 0;
   /** Round-trip estimates (ms) from the WebSocket pings, p50 and max over clients, refreshed every ping round. */
   roundTripMs = { p50: 0, max: 0, clients: 0 };
   /**
@@ -156,6 +159,7 @@ export class RoomStats {
         auditedClientTicks: this.auditedClientTicks,
         roundTripMs: this.roundTripMs,
       },
+      tileVision: { recomputes: this.tileVisionRecomputes, msPerTick: this.ticks === 0 ? 0 : this.tileVisionMs / this.ticks },
       detectionEvents: this.detectionEvents,
       escapes: this.escapes,
       captures: this.captures,

@@ -1,0 +1,82 @@
+import type { MapSchema } from "@colyseus/schema";
+import { TileVision } from "../../shared/fov/tileVision.js";
+import type { OpacityGrid } from "../../shared/fov/opacityGrid.js";
+import { sightGridOf } from "../sim/sightGrid.js";
+import type { StealthMap } from "../sim/tiledMap.js";
+
+/** How far a player's tile sight reaches by default, meters (the player characters' all-around sight). */
+export const EXPLORED_SIGHT_METERS = 20;
+
+/** Where a player is, as the room knows it. */
+interface PlayerAt {
+  readonly id: string;
+  readonly body: { getPosition(): { x: number; y: number } };
+}
+
+/** What the room syncs for a player: its `explored` words by index (PlayerState.explored, OWNER tag). */
+interface ExploredField {
+  readonly explored: MapSchema<number>;
+}
+
+/**
+ * Each player's tile sight and explored memory in a room: a `TileVision` per player over the map's
+ * opacity grid (walls and solid tiles; glass is transparent), fed the player's tile each tick and
+ * recomputed only when that tile changed (or a door near it). The memory reaches the player's own client
+ * through its `explored` schema field as 32-tile words keyed by word index (tile i = y * columns + x is
+ * bit i & 31 of word i >>> 5; a word with nothing seen has no key); only words that gained a tile are
+ * written, so a patch carries just those. What the player sees now is not sent: a client computes it with
+ * `computeFov` from the public map and its own position.
+ */
+export class ExploredTiles {
+  /** The map's opacity grid; `setOpaque` on it (a door) makes nearby players recompute. */
+  readonly grid: OpacityGrid;
+  /** Sight radius, tiles. */
+  readonly radius: number;
+  /** Field-of-view recomputes so far, over all players. */
+  recomputes = 0;
+  private readonly seats = new Map<string, { vision: TileVision; field: ExploredField }>();
+  private readonly eye = { x: 0, y: 0 };
+  /** The word indices as map keys, made once so a tick allocates no strings. */
+  private readonly keys: string[];
+
+  /** @param sightMeters how far players see, meters (default {@link EXPLORED_SIGHT_METERS}) */
+  constructor(map: StealthMap, sightMeters = EXPLORED_SIGHT_METERS) {
+    this.grid = sightGridOf(map);
+    this.radius = sightMeters / Math.max(map.tileWidth, map.tileHeight);
+    this.keys = Array.from({ length: Math.ceil((map.columns * map.rows) / 32) }, (_, w) => String(w));
+  }
+
+  /** Starts a player's memory, empty. */
+  add(id: string, field: ExploredField): void {
+    field.explored.clear();
+    this.seats.set(id, { vision: new TileVision(this.grid, { radius: this.radius }), field });
+  }
+
+  remove(id: string): void {
+    this.seats.delete(id);
+  }
+
+  /** The player's tile vision (tests and tools), if it has one. */
+  visionOf(id: string): TileVision | undefined {
+    return this.seats.get(id)?.vision;
+  }
+
+  /** One tick: each player's eye to its current tile, recomputing and syncing only what changed. */
+  update(players: Iterable<PlayerAt>): void {
+    for (const p of players) {
+      const seat = this.seats.get(p.id);
+      if (seat === undefined) continue;
+      const at = p.body.getPosition();
+      const tile = this.grid.eyeTile(at.x, at.y, this.eye);
+      const vision = seat.vision;
+      if (!vision.update(tile.x, tile.y)) continue;
+      this.recomputes++;
+      const words = seat.field.explored;
+      for (let k = 0; k < vision.exploredChangeCount; k++) {
+        const w = vision.exploredChanges[k]!;
+        words.set(this.keys[w]!, vision.explored[w]!);
+      }
+      vision.clearExploredChanges();
+    }
+  }
+}
