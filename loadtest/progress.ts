@@ -15,7 +15,7 @@ export class ProgressLine {
   /** Shows `text` as of `elapsedSeconds` into the run. */
   update(elapsedSeconds: number, text: string): void {
     if (this.out.isTTY) {
-      const width = this.out.columns ?? 120;
+      const width = this.out.columns || 120; // 0 when the terminal reports no size
       this.out.write(`\r${text.slice(0, Math.max(20, width - 1))}\x1b[K`);
       this.drawn = true;
     } else if (elapsedSeconds - this.lastPlainAt >= PLAIN_EVERY_SECONDS) {
