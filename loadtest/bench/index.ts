@@ -4,6 +4,7 @@
  */
 import { awarenessCalibrationBench } from "./awarenessCalibration.js";
 import { cullingBench } from "./culling.js";
+import { fovBench } from "./fov.js";
 import { roomTickBench } from "./roomTick.js";
 import { visionPassBench } from "./visionPass.js";
 import { visionSchedulerBench } from "./visionScheduler.js";
@@ -14,6 +15,7 @@ const benches: Record<string, () => Promise<void> | void> = {
   "awareness-calibration": awarenessCalibrationBench,
   "room-tick": roomTickBench,
   culling: cullingBench,
+  fov: fovBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
