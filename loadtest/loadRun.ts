@@ -90,7 +90,7 @@ export async function runLoad(options: LoadTestOptions, endpoint: string, signal
     const r = i % options.rooms;
     const f = options.decodeSample;
     const spawn = level.map.spawns[k % level.map.spawns.length]!;
-    // Each room gets its first bot decoding, then one in every 1 / decodeSample.
+    // Each room gets its first bot decoding (unless the sample is 0), then one in every 1 / decodeSample.
     const decodes = Math.floor(k * f) !== Math.floor((k - 1) * f);
     return new Bot(nextIndex++, BOT_KINDS[k % BOT_KINDS.length]!, decodes, `t${r}-${Math.floor(k / options.teamSize)}`, spawn, ctx, seededRandom(options.seed * 7919 + i));
   };
