@@ -18,6 +18,9 @@
  * each tick its position and (in one of two otherwise identical runs) its explored words are written to
  * a PlayerState and encoded for its own StateView, as the room does. Bytes per tick are the difference
  * between the two runs; the join is the first full encode of the player's view.
+ *
+ * And `fov-room`: the room's simulation on the demo map with 8 players wandering nav-grid paths; per tick,
+ * the simulation step next to `ExploredTiles.update` (what the room adds for tile vision), p50 and p99.
  */
 import { Encoder, StateView } from "@colyseus/schema";
 import { FOV } from "rot-js";
@@ -25,12 +28,13 @@ import { ExploredTiles } from "../../server/rooms/exploredTiles.js";
 import { MAPS_DIR } from "../../server/rooms/mapCatalog.js";
 import { buildMapWorld, CATEGORY } from "../../server/sim/mapWorld.js";
 import { NavGrid, type Waypoint } from "../../server/sim/navGrid.js";
+import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { loadMapFile } from "../../server/sim/tiledMap.js";
 import { computeFov, type FovGrid } from "../../shared/fov/index.js";
 import { seededRandom } from "../../shared/math/seededRandom.js";
 import { OWNER, PlayerState, StealthState } from "../../shared/schema.js";
 import { cellularCave, type Cave } from "../../test/fixtures/caves.js";
-import { median } from "./percentile.js";
+import { median, percentile } from "./percentile.js";
 
 const SIZE = 200;
 const SEEDS = [11, 12, 13];
@@ -82,6 +86,7 @@ function countReveal(x: number, y: number): void {
 export function fovBench(): void {
   fovPeers();
   for (const name of ["demo", "vault"]) exploredSync(name);
+  roomCost("demo");
 }
 
 function fovPeers(): void {
@@ -258,3 +263,62 @@ function bitCount(word: number): number {
   for (let w = word >>> 0; w !== 0; w &= w - 1) n++;
   return n;
 }
+
+/** Tile vision's share of a room tick: 8 players wandering the map, simulation step vs explored update. */
+function roomCost(mapName: string): void {
+  const map = loadMapFile(`${MAPS_DIR}${mapName}.tmj`);
+  const sim = new StealthSimulation(map);
+  const explored = new ExploredTiles(map);
+  const random = seededRandom(99);
+  const walkers = Array.from({ length: 8 }, (_, i) => {
+    const id = `p${i}`;
+    sim.addPlayer(id, { spawn: map.spawns[i % map.spawns.length]!.name });
+    explored.add(id, new PlayerState());
+    return { id, path: [] as Waypoint[], motion: { vx: 0, vy: 0, facing: 0, crouch: false }, last: { x: 0, y: 0 }, stuck: 0 };
+  });
+  const stepMs: number[] = [];
+  const exploredMs: number[] = [];
+  const WARMUP_TICKS = 200;
+  const TICKS = 1200;
+  let recomputesBefore = 0;
+  for (let tick = 0; tick < WARMUP_TICKS + TICKS; tick++) {
+    for (const w of walkers) {
+      const at = sim.players.get(w.id)!.body.getPosition();
+      while (w.path.length > 0 && Math.hypot(w.path[0]!.x - at.x, w.path[0]!.y - at.y) < 0.3) w.path.shift();
+      // Pressed against a corner (or another player) for half a second: pick another goal.
+      w.stuck = Math.hypot(at.x - w.last.x, at.y - w.last.y) < 0.01 ? w.stuck + 1 : 0;
+      w.last.x = at.x;
+      w.last.y = at.y;
+      if (w.path.length === 0 || w.stuck > 10) {
+        w.path.length = 0;
+        const goal = { x: 1 + random() * (map.width - 2), y: 1 + random() * (map.height - 2) };
+        if (sim.nav.isFree(goal.x, goal.y)) sim.nav.findPath(at.x, at.y, goal.x, goal.y, w.path);
+      }
+      const next = w.path[0];
+      const d = next === undefined ? 0 : Math.hypot(next.x - at.x, next.y - at.y) || 1;
+      w.motion.vx = next === undefined ? 0 : ((next.x - at.x) / d) * 3;
+      w.motion.vy = next === undefined ? 0 : ((next.y - at.y) / d) * 3;
+      sim.setMotion(w.id, w.motion);
+    }
+    let started = performance.now();
+    sim.step();
+    const step = performance.now() - started;
+    started = performance.now();
+    explored.update(sim.players.values());
+    const update = performance.now() - started;
+    if (tick === WARMUP_TICKS) recomputesBefore = explored.recomputes;
+    if (tick >= WARMUP_TICKS) {
+      stepMs.push(step);
+      exploredMs.push(update);
+    }
+  }
+  const p = (values: number[], q: number) => round3(percentile([...values], q));
+  const sum = (values: number[]) => values.reduce((a, v) => a + v, 0);
+  console.log(JSON.stringify({
+    bench: "fov-room", map: mapName, players: walkers.length, ticks: TICKS, radiusTiles: explored.radius,
+    simulationStepMs: { p50: p(stepMs, 0.5), p99: p(stepMs, 0.99) }, exploredUpdateMs: { p50: p(exploredMs, 0.5), p99: p(exploredMs, 0.99) },
+    exploredShareOfStep: round3(sum(exploredMs) / sum(stepMs)), recomputesPerTick: round3((explored.recomputes - recomputesBefore) / TICKS),
+  }));
+}
+
+const round3 = (v: number) => Math.round(v * 1000) / 1000;
