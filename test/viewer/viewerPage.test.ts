@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { computeFov, opacityGridFromTiled } from "../../shared/fov/index.js";
+import { PLAYER_SIGHT_METERS } from "../../server/viewer/page/fogOfWar.js";
 import { ALERT_COLOURS, CHARACTER_COLOURS, MAP_COLOURS, rgbOf } from "../../server/viewer/page/palette.js";
 import type { ViewerProbe } from "../../server/viewer/page/main.js";
 
@@ -189,6 +191,30 @@ describe("the live viewer page", () => {
     const moved = (await probe(page, (p) => p.self()))!;
     expect(Math.hypot(moved.x - start.x, moved.y - start.y)).toBeGreaterThan(4);
 
+    // Fog memory: tiles the spawn saw that the wall now hides (shared/fov decides which, as the page and the
+    // server do) are under the lighter veil of tiles seen before, neither clear nor dark.
+    const grid = opacityGridFromTiled(await (await fetch(`${base}/maps/demo.tmj`)).json());
+    const sightFrom = (x: number, y: number) => {
+      const seen = new Set<number>();
+      const eye = grid.eyeTile(x, y, { x: 0, y: 0 });
+      computeFov(grid, eye.x, eye.y, PLAYER_SIGHT_METERS, (tx, ty) => seen.add(ty * grid.width + tx));
+      return seen;
+    };
+    const now = sightFrom(moved.x, moved.y);
+    const hidden = [...sightFrom(start.x, start.y)].filter((i) => !now.has(i) && !grid.isOpaque(i % grid.width, Math.floor(i / grid.width)));
+    expect(hidden.length).toBeGreaterThan(3);
+    const veils = await page.evaluate((tiles) => {
+      const ctx = (document.getElementById("view") as HTMLCanvasElement).getContext("2d")!;
+      return tiles.map((i) => {
+        const at = window.sightlineViewer!.toCanvas((i % 40) + 0.5, Math.floor(i / 40) + 0.5);
+        return Math.max(...ctx.getImageData(Math.round(at.x), Math.round(at.y), 1, 1).data.subarray(0, 3));
+      });
+    }, hidden);
+    for (const brightest of veils) {
+      expect(brightest).toBeGreaterThan(80);
+      expect(brightest).toBeLessThan(160);
+    }
+
     // The mouse sets the facing: point left of the character.
     const box = (await page.locator("#view").boundingBox())!;
     const scale = box.width / drawn.width;
@@ -229,8 +255,16 @@ describe("the live viewer page", () => {
     await spectator.screenshot({ path: `${ARTIFACTS}/viewer-spectator.png` });
     await spectator.selectOption("#show", sessionId);
     await spectator.waitForFunction(() => window.sightlineViewer!.observers().length < 8, null, { timeout: 5000 });
-    const narrowed = (await probe(spectator, (p) => p.observers())).map((o) => o.id).sort();
-    expect(narrowed).toEqual((await probe(page, (p) => p.observers())).map((o) => o.id).sort());
+    // Both pages follow the live room (the guard may be chasing the player): compare until they agree.
+    const ids = async (p: Page) => (await probe(p, (v) => v.observers())).map((o) => o.id).sort().join(",");
+    let narrowed = "";
+    let received = "not read yet";
+    for (const until = Date.now() + 5000; narrowed !== received && Date.now() < until; ) {
+      [narrowed, received] = await Promise.all([ids(spectator), ids(page)]);
+      if (narrowed !== received) await page.waitForTimeout(100);
+    }
+    expect(narrowed).toBe(received);
+    expect(await probe(spectator, (p) => p.players())).toContain(sessionId);
     await spectator.screenshot({ path: `${ARTIFACTS}/viewer-spectator-narrowed.png` });
 
     // A wrong token is refused, and the page says why.
