@@ -15,7 +15,7 @@ let bundled: Promise<ViewerScript> | undefined;
 /**
  * The viewer page's script: `page/main.ts` and what it imports (the @colyseus/sdk browser build from
  * node_modules, `shared/` code), bundled in memory by esbuild's JS API as one ES module. Built once per
- * process, on first call (~0.2 s); rejects with esbuild's messages if the page does not build.
+ * process, on first call (0.3-0.4 s here); rejects with esbuild's messages if the page does not build.
  */
 export function viewerScript(): Promise<ViewerScript> {
   bundled ??= build({

@@ -4,8 +4,9 @@ import { PAGE_DIR, viewerScript } from "./pageBundle.js";
 
 /**
  * Serves the live viewer: `GET /` the page, `GET /viewer.js` its script and `/viewer.js.map` its source
- * map (bundled at server start, see {@link viewerScript}). If the script cannot be built (say, dev dependencies were not installed) the
- * game server runs on: the page routes answer 503 with the reason, once logged.
+ * map (bundled at server start, see {@link viewerScript}). If the script cannot be built (say, dev
+ * dependencies were not installed) the game server runs on: the viewer's routes answer 503 with the
+ * reason, logged once.
  */
 export function mountViewer(app: Application): void {
   const page = readFile(`${PAGE_DIR}index.html`, "utf8");
@@ -15,7 +16,8 @@ export function mountViewer(app: Application): void {
   const unavailable = (res: { status(code: number): { type(t: string): { send(body: string): unknown } } }, err: Error) =>
     res.status(503).type("text/plain").send(`the viewer page is unavailable: ${err.message}`);
   app.get("/", (_req, res) => {
-    page.then((html) => res.type("html").set("cache-control", "no-cache").send(html), (err: Error) => unavailable(res, err));
+    // A page whose script cannot be served would only fail later in the browser: say why here instead.
+    Promise.all([page, script]).then(([html]) => res.type("html").set("cache-control", "no-cache").send(html), (err: Error) => unavailable(res, err));
   });
   app.get("/viewer.js", (_req, res) => {
     script.then(({ js }) => res.type("text/javascript").set("cache-control", "no-cache").send(js), (err: Error) => unavailable(res, err));
