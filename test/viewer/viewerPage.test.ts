@@ -144,7 +144,7 @@ async function walk(page: Page, target: () => Promise<{ x: number; y: number }>,
 }
 
 describe("the live viewer page", () => {
-  it("connects, draws the map and the fog of war, walks with WASD, turns with the mouse, and the guard it walks in front of changes colour", async () => {
+  it("connects, draws the map and the fog of war, walks with WASD, turns with the mouse, crouches, and the guard it walks in front of changes colour", async () => {
     if (setupFailure !== undefined) throw setupFailure;
     const page = await openViewer("?spawn=C");
     expect(await probe(page, (p) => p.status)).toBe("connected");
@@ -220,6 +220,15 @@ describe("the live viewer page", () => {
     const scale = box.width / drawn.width;
     await page.mouse.move(box.x + (moved.x - 3) * 24 * scale, box.y + moved.y * 24 * scale);
     await page.waitForFunction(() => Math.abs(Math.abs(window.sightlineViewer!.self()!.facing) - Math.PI) < 0.2, null, { timeout: 3000 });
+    // C toggles crouching, Shift crouches while held.
+    await page.keyboard.press("KeyC");
+    await page.waitForFunction(() => window.sightlineViewer!.self()!.crouch, null, { timeout: 3000 });
+    await page.keyboard.press("KeyC");
+    await page.waitForFunction(() => !window.sightlineViewer!.self()!.crouch, null, { timeout: 3000 });
+    await page.keyboard.down("ShiftLeft");
+    await page.waitForFunction(() => window.sightlineViewer!.self()!.crouch, null, { timeout: 3000 });
+    await page.keyboard.up("ShiftLeft");
+    await page.waitForFunction(() => !window.sightlineViewer!.self()!.crouch, null, { timeout: 3000 });
 
     // Guard Ed patrols this room eastward from (15, 23), back turned. It is drawn idle; walk round it
     // into its path, 4 m ahead, until its disc changes colour.
