@@ -67,6 +67,8 @@ export class ExploredTiles {
       const seat = this.seats.get(p.id);
       if (seat === undefined) continue;
       const at = p.body.getPosition();
+      // A body knocked to NaN is a bug elsewhere: skip its sight this tick rather than throw out of it.
+      if (!Number.isFinite(at.x) || !Number.isFinite(at.y)) continue;
       const tile = this.grid.eyeTile(at.x, at.y, this.eye);
       const vision = seat.vision;
       if (!vision.update(tile.x, tile.y)) continue;

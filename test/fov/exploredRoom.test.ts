@@ -4,8 +4,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createStealthServer } from "../../server/app.js";
 import { MAPS_DIR, MapCatalog } from "../../server/rooms/mapCatalog.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
+import { ExploredTiles } from "../../server/rooms/exploredTiles.js";
 import { publicMapJson } from "../../server/sim/publicMap.js";
+import { loadMapFile } from "../../server/sim/tiledMap.js";
 import { computeFov, opacityGridFromTiled } from "../../shared/fov/index.js";
+import { PlayerState } from "../../shared/schema.js";
 
 // boot() always listens on port 2568: run this file under the port lock (see README).
 let colyseus: ColyseusTestServer;
@@ -71,6 +74,23 @@ describe("explored tiles in the stealth room", () => {
     expect(room.stats.tileVisionRecomputes).toBeGreaterThan(5);
     expect(room.stats.tileVisionRecomputes).toBeLessThan(20);
     expect(room.stats.ticks).toBeGreaterThan(45);
+  });
+});
+
+describe("explored tiles without a network", () => {
+  it("a player whose position is not finite is skipped for the tick, not thrown over, and the others still update", () => {
+    const explored = new ExploredTiles(loadMapFile(`${MAPS_DIR}vault.tmj`));
+    const [good, bad] = [new PlayerState(), new PlayerState()];
+    explored.add("good", good);
+    explored.add("bad", bad);
+    const players = [
+      { id: "bad", body: { getPosition: () => ({ x: NaN, y: 3 }) } },
+      { id: "good", body: { getPosition: () => ({ x: 2.5, y: 21.5 }) } },
+    ];
+    expect(() => explored.update(players)).not.toThrow();
+    expect(explored.recomputes).toBe(1);
+    expect(good.explored.size).toBeGreaterThan(0);
+    expect(bad.explored.size).toBe(0);
   });
 });
 
