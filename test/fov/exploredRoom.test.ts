@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import type { ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createStealthServer } from "../../server/app.js";
 import { MAPS_DIR, MapCatalog } from "../../server/rooms/mapCatalog.js";
@@ -9,12 +9,13 @@ import { publicMapJson } from "../../server/sim/publicMap.js";
 import { loadMapFile } from "../../server/sim/tiledMap.js";
 import { computeFov, opacityGridFromTiled } from "../../shared/fov/index.js";
 import { PlayerState } from "../../shared/schema.js";
+import { bootLoopback } from "../fixtures/bootLoopback.js";
 
-// boot() always listens on port 2568: run this file under the port lock (see README).
+// One server for the file, on 127.0.0.1:2568 (room test files run one at a time).
 let colyseus: ColyseusTestServer;
 
 beforeAll(async () => {
-  colyseus = await boot(createStealthServer({ room: { catalog: new MapCatalog().load(MAPS_DIR) } }));
+  colyseus = await bootLoopback(createStealthServer({ room: { catalog: new MapCatalog().load(MAPS_DIR) } }));
 });
 afterAll(async () => {
   await colyseus.shutdown();

@@ -1,9 +1,10 @@
-import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import type { ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createStealthServer } from "../../server/app.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
+import { bootLoopback } from "../fixtures/bootLoopback.js";
 import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
 
 let colyseus: ColyseusTestServer;
@@ -12,7 +13,7 @@ const catalog = new MapCatalog().add(arenaMap());
 beforeAll(async () => {
   // Every frame each client socket receives, raw, from its very first (the join's full state) on.
   recordRawFrames();
-  colyseus = await boot(createStealthServer({ room: { catalog, culling: { audit: true } } }));
+  colyseus = await bootLoopback(createStealthServer({ room: { catalog, culling: { audit: true } } }));
 });
 afterAll(async () => {
   await colyseus.shutdown();

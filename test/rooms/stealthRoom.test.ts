@@ -1,4 +1,4 @@
-import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import type { ColyseusTestServer } from "@colyseus/testing";
 import fc from "fast-check";
 import { Vec2 } from "planck";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -6,13 +6,14 @@ import { createStealthServer } from "../../server/app.js";
 import { MAPS_DIR, MapCatalog } from "../../server/rooms/mapCatalog.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
+import { bootLoopback } from "../fixtures/bootLoopback.js";
 
-// One server for the file (boot() always listens on 127.0.0.1-reachable port 2568; files run one at a time).
+// One server for the file, on 127.0.0.1:2568 (files run one at a time).
 let colyseus: ColyseusTestServer;
 const catalog = new MapCatalog().load(MAPS_DIR).add(arenaMap()).add({ ...arenaMap({ window: true }), name: "arena-window" });
 
 beforeAll(async () => {
-  colyseus = await boot(createStealthServer({ room: { catalog, reconnectSeconds: 1 } }));
+  colyseus = await bootLoopback(createStealthServer({ room: { catalog, reconnectSeconds: 1 } }));
 });
 afterAll(async () => {
   await colyseus.shutdown();

@@ -1,11 +1,12 @@
 import { matchMaker } from "@colyseus/core";
-import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import type { ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createStealthServer } from "../../server/app.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { stealthRoomWith, type StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { RAY_FLOATS, readRays, SPECTATOR_MESSAGES, type ReceivedEntities } from "../../shared/spectatorProtocol.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
+import { bootLoopback } from "../fixtures/bootLoopback.js";
 import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
 
 const TOKEN = "let-me-watch";
@@ -14,7 +15,7 @@ let colyseus: ColyseusTestServer;
 
 beforeAll(async () => {
   recordRawFrames();
-  colyseus = await boot(createStealthServer({ room: { catalog, spectatorToken: TOKEN, culling: { audit: true } } }));
+  colyseus = await bootLoopback(createStealthServer({ room: { catalog, spectatorToken: TOKEN, culling: { audit: true } } }));
   // The same room with spectating left off (the default), next to it in the same process.
   matchMaker.defineRoomType("stealth-unwatched", stealthRoomWith({ catalog }));
 });
