@@ -33,7 +33,11 @@ function startServer(env: Record<string, string>): Promise<{ child: ChildProcess
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server printed no viewer address within 20 s:\n${output}`)), 20_000);
+    const timer = setTimeout(() => {
+      // Nobody else holds the child yet: stop it here, or it outlives the test run.
+      child.kill("SIGKILL");
+      reject(new Error(`the server printed no viewer address within 20 s:\n${output}`));
+    }, 20_000);
     child.stdout!.on("data", () => {
       const m = /viewer: (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       if (m !== null) {
@@ -197,19 +201,20 @@ describe("the live viewer page", () => {
     const sightFrom = (x: number, y: number) => {
       const seen = new Set<number>();
       const eye = grid.eyeTile(x, y, { x: 0, y: 0 });
-      computeFov(grid, eye.x, eye.y, PLAYER_SIGHT_METERS, (tx, ty) => seen.add(ty * grid.width + tx));
+      // The page's radius: meters over the tile size, as FogOfWar and the server's ExploredTiles take it.
+      computeFov(grid, eye.x, eye.y, PLAYER_SIGHT_METERS / Math.max(grid.tileWidth, grid.tileHeight), (tx, ty) => seen.add(ty * grid.width + tx));
       return seen;
     };
     const now = sightFrom(moved.x, moved.y);
     const hidden = [...sightFrom(start.x, start.y)].filter((i) => !now.has(i) && !grid.isOpaque(i % grid.width, Math.floor(i / grid.width)));
     expect(hidden.length).toBeGreaterThan(3);
-    const veils = await page.evaluate((tiles) => {
+    const veils = await page.evaluate(({ tiles, columns, tw, th }) => {
       const ctx = (document.getElementById("view") as HTMLCanvasElement).getContext("2d")!;
       return tiles.map((i) => {
-        const at = window.sightlineViewer!.toCanvas((i % 40) + 0.5, Math.floor(i / 40) + 0.5);
+        const at = window.sightlineViewer!.toCanvas(((i % columns) + 0.5) * tw, (Math.floor(i / columns) + 0.5) * th);
         return Math.max(...ctx.getImageData(Math.round(at.x), Math.round(at.y), 1, 1).data.subarray(0, 3));
       });
-    }, hidden);
+    }, { tiles: hidden, columns: grid.width, tw: grid.tileWidth, th: grid.tileHeight });
     for (const brightest of veils) {
       expect(brightest).toBeGreaterThan(80);
       expect(brightest).toBeLessThan(160);
