@@ -21,6 +21,7 @@ export const SPECTATOR_MESSAGES = Object.freeze({
 export interface ReceivedEntities {
   /** The watched player's session id. */
   player: string;
+  /** Entity ids in that client's view now: session ids of players, `guard:<name>`, `camera:<name>`. */
   ids: string[];
 }
 

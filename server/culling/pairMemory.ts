@@ -46,6 +46,7 @@ export class PairMemory {
     this.slack.fill(0, 0, this.count);
   }
 
+  /** Forgets every entry (the slot was given to another character). */
   clear(): void {
     this.count = 0;
   }

@@ -53,6 +53,7 @@ export class EventLoopLag {
     return this.read(0);
   }
 
+  /** Stops measuring: the window timer and the histogram. */
   stop(): void {
     clearInterval(this.timer);
     this.histogram.disable();

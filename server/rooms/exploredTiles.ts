@@ -52,6 +52,7 @@ export class ExploredTiles {
     this.seats.set(id, { vision: new TileVision(this.grid, { radius: this.radius }), field });
   }
 
+  /** Forgets a player's sight and memory (it left the room). */
   remove(id: string): void {
     this.seats.delete(id);
   }

@@ -49,14 +49,17 @@ export class Spectators {
     this.tokenDigest = token === undefined || token === "" ? undefined : digest(token);
   }
 
+  /** Whether spectating is on (a token was set). */
   get enabled(): boolean {
     return this.tokenDigest !== undefined;
   }
 
+  /** Spectators in the room now. */
   get count(): number {
     return this.spectators.size;
   }
 
+  /** Whether `sessionId` is a spectator (not a player). */
   has(sessionId: string): boolean {
     return this.spectators.has(sessionId);
   }
