@@ -311,13 +311,14 @@ function roomCost(mapName: string): void {
       w.motion.vy = next === undefined ? 0 : ((next.y - at.y) / d) * 3;
       sim.setMotion(w.id, w.motion);
     }
+    // Counted from the first timed tick's update on, so recomputes cover the same TICKS ticks as the times.
+    if (tick === WARMUP_TICKS) recomputesBefore = explored.recomputes;
     let started = performance.now();
     sim.step();
     const step = performance.now() - started;
     started = performance.now();
     explored.update(sim.players.values());
     const update = performance.now() - started;
-    if (tick === WARMUP_TICKS) recomputesBefore = explored.recomputes;
     if (tick >= WARMUP_TICKS) {
       stepMs.push(step);
       exploredMs.push(update);
