@@ -44,7 +44,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     if (options.local) {
       progress.note(`starting the server (culling ${options.culling}, audit ${options.audit})...`);
-      server = await LocalServer.start({ CULLING: options.culling, CULLING_AUDIT: String(options.audit) });
+      server = await LocalServer.start({ CULLING: options.culling, CULLING_AUDIT: String(options.audit), MAX_GUARDS: String(options.guards ?? 0) });
       const started = server;
       progress.note(`server on ${started.endpoint}`);
       void started.exited.then(() => {

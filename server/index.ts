@@ -1,5 +1,6 @@
 import { createStealthServer } from "./app.js";
 import { MapCatalog } from "./rooms/mapCatalog.js";
+import { MIN_SPECTATOR_TOKEN } from "./rooms/spectators.js";
 
 /**
  * `npm start`: runs the stealth server. Environment:
@@ -37,13 +38,19 @@ if (culling !== "on" && culling !== "off") {
   process.exit(2);
 }
 const spectatorToken = process.env.SPECTATOR_TOKEN ?? "";
-if (spectatorToken.length > 256 || /[\s\p{Cc}]/u.test(spectatorToken)) {
-  console.error("SPECTATOR_TOKEN must be at most 256 characters, without spaces or control characters");
+if (spectatorToken !== "" && (spectatorToken.length < MIN_SPECTATOR_TOKEN || spectatorToken.length > 256 || /[\s\p{Cc}]/u.test(spectatorToken))) {
+  console.error(`SPECTATOR_TOKEN must be ${MIN_SPECTATOR_TOKEN} to 256 characters, without spaces or control characters (a spectator sees everything)`);
+  process.exit(2);
+}
+const maxGuards = process.env.MAX_GUARDS === undefined || process.env.MAX_GUARDS === "" ? 0 : Number(process.env.MAX_GUARDS);
+if (!(Number.isInteger(maxGuards) && maxGuards >= 0 && maxGuards <= 1024)) {
+  console.error(`MAX_GUARDS must be an integer in 0..1024 (got ${JSON.stringify(process.env.MAX_GUARDS)})`);
   process.exit(2);
 }
 const room = {
   ...(reconnect !== undefined ? { reconnectSeconds: reconnect } : {}),
   ...(spectatorToken !== "" ? { spectatorToken } : {}),
+  ...(maxGuards > 0 ? { maxGuards } : {}),
   ...(auditShare > 0 ? { culling: { audit: true, auditSample: auditShare } } : {}),
   ...(culling === "off" ? { cullingEnabled: false } : {}),
 };

@@ -49,7 +49,10 @@ export interface StealthRoomSettings {
    * load tests compare culling with. Default true.
    */
   cullingEnabled?: boolean;
-  /** Largest `guards` create option accepted (rooms with generated guards cost CPU). Default 64. */
+  /**
+   * Largest `guards` create option accepted. Default 0: only the map's own guards, because the create
+   * option is a client's to send and every generated guard costs the server CPU (`MAX_GUARDS` for npm start).
+   */
   maxGuards?: number;
   /** Milliseconds between round-trip pings to each client. */
   pingIntervalMs: number;
@@ -205,7 +208,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
 
   override onJoin(client: Client, options: unknown = {}): void {
     if (asksToSpectate(options)) {
-      const refusal = this.spectators.refusal(options.spectate);
+      const refusal = this.spectators.refusal(options.spectate, this.clock.currentTime);
       if (refusal !== undefined) throw new Refusal(refusal);
       this.spectators.add(client, this.state);
       this.sim.vision.setRecordRays(true);
@@ -274,7 +277,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
    */
   private extraGuardsFor(guards: unknown, mapGuards: number): number {
     if (guards === undefined) return 0;
-    const most = Math.max(this.settings.maxGuards ?? 64, mapGuards);
+    const most = Math.max(this.settings.maxGuards ?? 0, mapGuards);
     if (typeof guards !== "number" || !Number.isInteger(guards) || guards < mapGuards || guards > most) {
       throw new Refusal(`option "guards" must be an integer from ${mapGuards} (the map's own guards) to ${most} (got ${JSON.stringify(guards)})`);
     }

@@ -7,6 +7,11 @@ import { RAY_FLOATS, SPECTATOR_MESSAGES, type ReceivedEntities } from "../../sha
 import { OWNER, type PlayerState, type StealthState } from "../../shared/schema.js";
 import type { RayLog } from "../vision/rayLog.js";
 
+/** Shortest spectator token accepted, characters: a spectator sees everything, so it must not be guessable. */
+export const MIN_SPECTATOR_TOKEN = 16;
+/** After a wrong token, milliseconds during which the room refuses every spectator join (guessing is slowed to one a second). */
+export const WRONG_TOKEN_LOCKOUT_MS = 1000;
+
 /** Payload of the spectator's `watch` message. */
 export const WatchMessage = z.object({ player: z.string().max(64) }).strict();
 
@@ -44,8 +49,17 @@ export class Spectators {
   private rayFloats = new Float32Array(RAY_FLOATS * 256);
   private readonly ids: string[] = [];
 
-  /** @param token the spectator token; undefined or "" turns spectating off. */
+  /** Room clock time (ms) until which spectator joins are refused after a wrong token. */
+  private lockedUntil = -Infinity;
+
+  /**
+   * @param token the spectator token; undefined or "" turns spectating off. Shorter than
+   * {@link MIN_SPECTATOR_TOKEN} characters throws a RangeError.
+   */
   constructor(token: string | undefined) {
+    if (token !== undefined && token !== "" && token.length < MIN_SPECTATOR_TOKEN) {
+      throw new RangeError(`spectatorToken must be at least ${MIN_SPECTATOR_TOKEN} characters (got ${token.length}): a spectator sees everything`);
+    }
     this.tokenDigest = token === undefined || token === "" ? undefined : digest(token);
   }
 
@@ -64,12 +78,19 @@ export class Spectators {
     return this.spectators.has(sessionId);
   }
 
-  /** Why a join offering `token` may not spectate, or undefined when it may. */
-  refusal(token: unknown): string | undefined {
+  /**
+   * Why a join offering `token` may not spectate, or undefined when it may. `now` is the room clock (ms):
+   * a wrong token refuses every spectator join for {@link WRONG_TOKEN_LOCKOUT_MS}, right one included.
+   */
+  refusal(token: unknown, now: number): string | undefined {
     if (this.tokenDigest === undefined) return "spectator mode is off on this server (start it with SPECTATOR_TOKEN set, or the room setting spectatorToken)";
     if (typeof token !== "string" || token === "") return `join option "spectate" must be the spectator token, a non-empty string`;
+    if (now < this.lockedUntil) return "a wrong spectator token was offered less than a second ago; try again later";
     // Digests have one length, so the comparison takes the same time whatever the guess.
-    if (!timingSafeEqual(digest(token), this.tokenDigest)) return "wrong spectator token";
+    if (!timingSafeEqual(digest(token), this.tokenDigest)) {
+      this.lockedUntil = now + WRONG_TOKEN_LOCKOUT_MS;
+      return "wrong spectator token";
+    }
     return undefined;
   }
 

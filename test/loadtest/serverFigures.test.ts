@@ -51,7 +51,7 @@ async function joinGuardedRoom(endpoint: string, guards: number): Promise<Room> 
 
 describe("server figures", () => {
   it("GET /metrics exposes every metric the README documents, with numbers, and /stats the same figures", async () => {
-    server = await LocalServer.start({ CULLING_AUDIT: "1" });
+    server = await LocalServer.start({ CULLING_AUDIT: "1", MAX_GUARDS: "64" });
     const http = server.endpoint.replace("ws", "http");
     const room = await joinGuardedRoom(server.endpoint, 10);
 
@@ -93,7 +93,7 @@ describe("server figures", () => {
   });
 
   it("with CULLING=off every client holds every guard and camera; the guards option is refused out of range", async () => {
-    server = await LocalServer.start({ CULLING: "off" });
+    server = await LocalServer.start({ CULLING: "off", MAX_GUARDS: "64" });
     const room = await joinGuardedRoom(server.endpoint, 12);
     const state = room.state as { guards: Map<string, unknown>; cameras: Map<string, unknown> };
     expect(state.guards.size).toBe(12);

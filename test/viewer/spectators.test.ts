@@ -9,7 +9,7 @@ import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback } from "../fixtures/bootLoopback.js";
 import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
 
-const TOKEN = "let-me-watch";
+const TOKEN = "let-me-watch-everything";
 const catalog = new MapCatalog().add(arenaMap());
 let colyseus: ColyseusTestServer;
 
@@ -140,6 +140,14 @@ describe("spectator mode", () => {
     await expect(colyseus.connectTo(room, { spectate: 42 })).rejects.toThrow(/"spectate" must be the spectator token/);
     expect(room.stats.joinsRefused).toBe(3);
     expect(room.sim.vision.rayLog).toBeNull();
+    // Guessing is slowed down: right after a wrong token, even the right one is refused for a second.
+    await expect(colyseus.connectTo(room, { spectate: "another-wrong-guess" })).rejects.toThrow(/wrong spectator token/);
+    await expect(colyseus.connectTo(room, { spectate: TOKEN })).rejects.toThrow(/less than a second ago/);
+    expect(room.stats.joinsRefused).toBe(5);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const late = await colyseus.connectTo(room, { spectate: TOKEN });
+    late.onMessage(SPECTATOR_MESSAGES.rays, () => {});
+    await late.leave();
     expect(room.state.players.size).toBe(1);
 
     const unwatched = await colyseus.createRoom<StealthRoom>("stealth-unwatched", { map: "arena" });

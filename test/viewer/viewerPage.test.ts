@@ -288,6 +288,7 @@ describe("the live viewer page", () => {
   }, 60_000);
 
   it("npm start refuses a malformed SPECTATOR_TOKEN, and says why", async () => {
-    await expect(startServer({ SPECTATOR_TOKEN: "two words" })).rejects.toThrow(/SPECTATOR_TOKEN must be at most 256 characters, without spaces/);
+    await expect(startServer({ SPECTATOR_TOKEN: "two words that are long enough" })).rejects.toThrow(/SPECTATOR_TOKEN must be 16 to 256 characters, without spaces/);
+    await expect(startServer({ SPECTATOR_TOKEN: "short" })).rejects.toThrow(/SPECTATOR_TOKEN must be 16 to 256 characters/);
   });
 });
