@@ -25,6 +25,14 @@ export interface Sighting {
   visibility?: number;
   /** Where the target was seen, meters. */
   position: { x: number; y: number };
+  /**
+   * A slot for a consumer's own record of this pair, offered (null) by a producer that keeps one object
+   * per pair from step to step, as `VisionSystem.sightings()` does; undefined when not offered. The
+   * producer never reads it and clears it when the object moves to another pair. `AwarenessModel` keeps
+   * its meter there, checking on each use that it is its own and for this pair, so it reaches the meter
+   * without an id lookup.
+   */
+  memo?: unknown;
 }
 
 export type ObserverState = "idle" | "suspicious" | "alerted" | "searching";
@@ -102,22 +110,35 @@ type Resolved = Omit<Required<AwarenessOptions>, "stateFactor" | "onEvent"> & {
  * One (observer, target) meter, stored lazily: its level as of `seenAt` (model seconds), from which the
  * level at any later time follows (hold for the grace period, then decay linearly). Unseen pairs are
  * therefore never touched step by step; a busy room pays for its sightings, not for its memory.
+ *
+ * Fields are declared in the order a step reads them (the engine lays them out in that order): a pair is
+ * usually cold in memory when its sighting comes, and every extra cache line it spans costs a miss.
  */
 class Pair {
+  readonly rec: ObserverRecord;
+  readonly targetId: string;
+  /** Set once the pair is dropped, so a sighting's memo cannot revive it. */
+  dropped = false;
+  /** Step stamps: last sighting (duplicates within a step count once), and the step the meter filled. */
+  seenStep = -1;
   /** Level at `seenAt`. */
   level = 0;
   /** Model time of the last sighting, seconds. */
   seenAt = 0;
   /** Whether the next fill from zero may announce `noticed`. */
   armed = true;
-  /** Step stamps: last sighting (duplicates within a step count once), and the step the meter filled. */
-  seenStep = -1;
   reachedStep = -1;
+  /** First-appearance rank within its observer: ties go to the lowest. */
+  readonly order: number;
+  /** Where the target was last seen, meters. */
   x = 0;
   y = 0;
-  /** Set once the pair is dropped, so its observer's `recent` list cannot revive it. */
-  dropped = false;
-  constructor(readonly targetId: string, readonly order: number) {}
+
+  constructor(rec: ObserverRecord, targetId: string, order: number) {
+    this.rec = rec;
+    this.targetId = targetId;
+    this.order = order;
+  }
 
   /** Level at model time `t` (>= seenAt). */
   levelAt(t: number, o: Resolved): number {
@@ -133,46 +154,46 @@ class Pair {
   }
 }
 
+/** One observer's state machine and meters. Fields in the order a step reads them (see `Pair`). */
 class ObserverRecord {
-  state: ObserverState = "idle";
-  /** Target the state is about (the one spotted, or the most suspicious). */
-  focus: string | null = null;
-  /** The focus target's pair while it exists (cleared by `remove`). */
-  focusPair: Pair | null = null;
-  /** Model time the focus was last seen (alerted), or the search began (searching). */
-  since = 0;
-  /** Model time by which every meter is back at 0 if nothing is seen again (suspicious calms down). */
-  calmAt = 0;
-  /** Last known position of the focus; meaningful once `hasKnown` (reused, never reallocated). */
-  readonly known = { x: 0, y: 0 };
-  hasKnown = false;
-  readonly pairs = new Map<string, Pair>();
-  /** The same pairs, densely, in the order they first appeared. */
-  readonly pairList: Pair[] = [];
+  readonly owner: AwarenessModel;
+  readonly id: string;
+  /** Index in the model's dense record list (and its deadline / touched arrays); -1 once dropped. */
+  slot = -1;
   /** Step stamp of the last step with a sighting, and what those sightings found (see `step`). */
   touchedStep = -1;
   /** The first pair (in first-appearance order) seen this step at full awareness that may be spotted. */
   spot: Pair | null = null;
   /** The pair seen this step with the highest level (the earliest on ties). */
   seenTop: Pair | null = null;
+  state: ObserverState = "idle";
+  /** The focus target's pair while it exists (cleared by `remove`). */
+  focusPair: Pair | null = null;
+  /** Model time by which every meter is back at 0 if nothing is seen again (suspicious calms down). */
+  calmAt = 0;
   /**
    * At least the level of every pair it holds, as of the end of the last step that touched it (meters
    * only fall while unseen, so it stays a bound): when the pair seen this step is above it, that pair is
    * the most aware one and the other pairs need not be visited. Exact again after each full scan.
    */
   levelCap = 0;
+  /** Model time the focus was last seen (alerted), or the search began (searching). */
+  since = 0;
+  /** Last known position of the focus, meters; meaningful once `hasKnown`. */
+  knownX = 0;
+  knownY = 0;
+  hasKnown = false;
+  /** Target the state is about (the one spotted, or the most suspicious). */
+  focus: string | null = null;
+  readonly pairs = new Map<string, Pair>();
+  /** The same pairs, densely, in the order they first appeared. */
+  readonly pairList: Pair[] = [];
   nextOrder = 0;
-  /** Index in the model's dense record list (and its deadline / touched arrays). */
-  slot = -1;
-  /**
-   * The pairs of its last step's sightings, in their order (the first `recentCount` this step): the
-   * vision engine lists an observer's targets in the same order tick after tick, so the pair at the
-   * same place usually matches, sparing a search that touches every pair's id.
-   */
-  recent0: Pair | null = null;
-  readonly recent: Pair[] = [];
-  recentCount = 0;
-  constructor(readonly id: string) {}
+
+  constructor(owner: AwarenessModel, id: string) {
+    this.owner = owner;
+    this.id = id;
+  }
 }
 
 const NO_EVENTS: readonly DetectionEvent[] = Object.freeze([]);
@@ -238,33 +259,27 @@ export class AwarenessModel {
     this.events = [];
     const o = this.o;
 
-    // 1. Fill the pairs seen this step. Sightings usually come grouped by observer, and an observer's
-    // targets in the same order as last step: try the pair at the same place in its last list first.
+    // 1. Fill the pairs seen this step. A sighting's memo usually holds its pair already (the vision
+    // engine keeps one object per pair): in a crowded room each id lookup was a chain of cache misses.
     const touchedAt = this.touchedAt;
-    let rec: ObserverRecord | undefined;
+    let last: ObserverRecord | undefined;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
-      if (rec === undefined || rec.id !== s.observerId) rec = this.record(s.observerId);
+      const memo = s.memo;
+      let pair: Pair;
+      if (memo instanceof Pair && this.owns(memo, s)) pair = memo;
+      else {
+        if (last === undefined || last.id !== s.observerId) last = this.record(s.observerId);
+        pair = this.pairOf(last, s.targetId);
+        if (memo !== undefined) s.memo = pair;
+      }
+      const rec = pair.rec;
       if (rec.touchedStep !== step) {
         rec.touchedStep = step;
         touchedAt[rec.slot] = step;
         rec.spot = null;
         rec.seenTop = null;
-        rec.recentCount = 0;
       }
-      const k = rec.recentCount;
-      let pair: Pair | null | undefined = k === 0 ? rec.recent0 : rec.recent[k];
-      if (pair == null || pair.targetId !== s.targetId || pair.dropped) {
-        pair = findPair(rec, s.targetId);
-        if (pair === undefined) {
-          pair = new Pair(s.targetId, rec.nextOrder++);
-          rec.pairs.set(s.targetId, pair);
-          rec.pairList.push(pair);
-        }
-      }
-      if (k === 0) rec.recent0 = pair;
-      else rec.recent[k] = pair;
-      rec.recentCount = k + 1;
       if (pair.seenStep === step) continue;
       pair.seenStep = step;
       // Where the meter stood at the end of the last step (it held or decayed while unseen).
@@ -278,7 +293,7 @@ export class AwarenessModel {
       pair.y = s.position.y;
       if (was === 0 && level > 0 && pair.armed) {
         pair.armed = false;
-        this.emit("noticed", rec.id, pair.targetId, pair);
+        this.emit("noticed", rec.id, pair.targetId, pair.x, pair.y);
       }
       if (was < 1 && level >= 1) pair.reachedStep = step;
       const top = rec.seenTop;
@@ -342,11 +357,28 @@ export class AwarenessModel {
     records.length = keptRecords;
   }
 
+  /** Whether a memo found on sighting `s` is this model's live pair for that sighting's observer and target. */
+  private owns(pair: Pair, s: Sighting): boolean {
+    const rec = pair.rec;
+    return !pair.dropped && rec.owner === this && rec.slot >= 0 && pair.targetId === s.targetId && rec.id === s.observerId;
+  }
+
+  /** The observer's pair for `targetId`, created on its first sighting. */
+  private pairOf(rec: ObserverRecord, targetId: string): Pair {
+    let pair = findPair(rec, targetId);
+    if (pair === undefined) {
+      pair = new Pair(rec, targetId, rec.nextOrder++);
+      rec.pairs.set(targetId, pair);
+      rec.pairList.push(pair);
+    }
+    return pair;
+  }
+
   /** The record of an observer, created (in the next slot) on its first sighting. */
   private record(id: string): ObserverRecord {
     let rec = this.observers.get(id);
     if (rec !== undefined) return rec;
-    rec = new ObserverRecord(id);
+    rec = new ObserverRecord(this, id);
     this.observers.set(id, rec);
     rec.slot = this.records.length;
     this.records.push(rec);
@@ -401,7 +433,7 @@ export class AwarenessModel {
   lastKnown(observerId: string): { x: number; y: number } | undefined {
     const rec = this.observers.get(observerId);
     if (rec === undefined || rec.state === "idle" || !rec.hasKnown) return undefined;
-    return { x: rec.known.x, y: rec.known.y };
+    return { x: rec.knownX, y: rec.knownY };
   }
 
   /**
@@ -443,7 +475,7 @@ export class AwarenessModel {
     this.observers.delete(observerId);
     this.dropRecords((r) => r === rec);
     if (rec.state === "idle") return undefined;
-    const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type: "cleared", observerId, targetId: rec.focus!, position: { x: rec.known.x, y: rec.known.y } };
+    const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type: "cleared", observerId, targetId: rec.focus!, position: { x: rec.knownX, y: rec.knownY } };
     this.o.onEvent?.(event);
     return event;
   }
@@ -454,9 +486,9 @@ export class AwarenessModel {
     const touched = rec.touchedStep === step;
     if (touched && rec.spot !== null) {
       const spotted = rec.spot;
-      if (rec.state === "idle") this.emit("suspicious", rec.id, spotted.targetId, spotted);
+      if (rec.state === "idle") this.emit("suspicious", rec.id, spotted.targetId, spotted.x, spotted.y);
       this.enter(rec, "alerted", spotted, now);
-      this.emit("spotted", rec.id, spotted.targetId, spotted);
+      this.emit("spotted", rec.id, spotted.targetId, spotted.x, spotted.y);
       return;
     }
     switch (rec.state) {
@@ -467,21 +499,21 @@ export class AwarenessModel {
         const top = mostAware(rec, now, o);
         if (top.levelAt(now, o) >= o.suspiciousAt) {
           this.enter(rec, "suspicious", top, now);
-          this.emit("suspicious", rec.id, top.targetId, top);
+          this.emit("suspicious", rec.id, top.targetId, top.x, top.y);
         }
         return;
       }
       case "suspicious": {
         if (now >= rec.calmAt - TIME_EPS) {
-          this.emit("cleared", rec.id, rec.focus!, rec.known);
+          this.emit("cleared", rec.id, rec.focus!, rec.knownX, rec.knownY);
           this.enter(rec, "idle", null, now);
         } else if (touched) {
           // Investigate where the most suspicious target was last seen.
           const top = mostAware(rec, now, o);
           rec.focus = top.targetId;
           rec.focusPair = top;
-          rec.known.x = top.x;
-          rec.known.y = top.y;
+          rec.knownX = top.x;
+          rec.knownY = top.y;
         }
         return;
       }
@@ -489,19 +521,19 @@ export class AwarenessModel {
         const focus = rec.focusPair;
         if (focus !== null && focus.seenStep === step) {
           rec.since = now;
-          rec.known.x = focus.x;
-          rec.known.y = focus.y;
+          rec.knownX = focus.x;
+          rec.knownY = focus.y;
           return;
         }
         if (now - rec.since >= o.lostAfterSeconds - TIME_EPS) {
-          this.emit("lost", rec.id, rec.focus!, rec.known);
+          this.emit("lost", rec.id, rec.focus!, rec.knownX, rec.knownY);
           this.enter(rec, "searching", null, now);
         }
         return;
       }
       case "searching": {
         if (now - rec.since >= o.searchSeconds - TIME_EPS) {
-          this.emit("cleared", rec.id, rec.focus!, rec.known);
+          this.emit("cleared", rec.id, rec.focus!, rec.knownX, rec.knownY);
           this.enter(rec, "idle", null, now);
         }
         return;
@@ -515,14 +547,14 @@ export class AwarenessModel {
     if (about !== null) {
       rec.focus = about.targetId;
       rec.focusPair = about;
-      rec.known.x = about.x;
-      rec.known.y = about.y;
+      rec.knownX = about.x;
+      rec.knownY = about.y;
       rec.hasKnown = true;
     }
   }
 
-  private emit(type: DetectionEventType, observerId: string, targetId: string, at: { x: number; y: number }): void {
-    const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type, observerId, targetId, position: { x: at.x, y: at.y } };
+  private emit(type: DetectionEventType, observerId: string, targetId: string, x: number, y: number): void {
+    const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type, observerId, targetId, position: { x, y } };
     this.events.push(event);
     this.o.onEvent?.(event);
   }

@@ -11,6 +11,11 @@ export class Observable {
   samplesSpec = 0;
   required = 1;
 
+  /**
+   * Where `sightings()` reports it, meters: one object shared by all its sightings of a call (copied from
+   * x, y there), so reporting many observers' sightings of it writes one hot object.
+   */
+  readonly sightedAt = { x: 0, y: 0 };
   /** Observers that saw it at their last evaluation. */
   readonly seenBy = new Set<string>();
   /** Proxy id in the candidate index. */

@@ -1,5 +1,6 @@
 import type { Body, Fixture } from "planck";
 import type { Observable } from "./observable.js";
+import type { PairSighting } from "./pairSighting.js";
 import { Sector } from "../../shared/math/sector.js";
 
 /** The engine's record of one observer: its spec, its cone, and what it saw at its last evaluation. */
@@ -16,8 +17,12 @@ export class Observer {
 
   /** The cone, kept in step with the pose. */
   readonly sector = new Sector();
+  /** The cone's half angle, radians (`sector.halfAngle`, kept here so `sightings()` need not reach the sector). */
+  halfFov = 0;
   /** Ids seen at the last evaluation. */
   readonly visible = new Set<string>();
+  /** The same pairs as engine sightings, chained in the same order (what `sightings()` walks, no id lookups). */
+  firstSeen: PairSighting | null = null;
   /** Tick its results were last known exact (evaluated, or checked and nothing had changed). */
   freshAt = 0;
   /** Tick stamp of its last own change (pose or spec); compared with `freshAt`. */
@@ -51,6 +56,7 @@ export class Observer {
 
   syncSector(): void {
     this.sector.set(this.x, this.y, this.facing, this.fov, this.range);
+    this.halfFov = this.sector.halfAngle;
     this.loseSynced = false;
   }
 

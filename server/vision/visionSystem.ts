@@ -6,6 +6,7 @@ import { ObservableIndex } from "./observableIndex.js";
 import { PendingQueue } from "./pendingQueue.js";
 import { RayLog } from "./rayLog.js";
 import { Observer } from "./observer.js";
+import { PairSighting } from "./pairSighting.js";
 import {
   checkId, checkObservableFields, checkObserverComplete, checkObserverFields,
 } from "./specValidation.js";
@@ -104,7 +105,8 @@ export class VisionSystem {
   private readonly backlog: number[] = [];
   /** Observers that currently see someone (`Observer.seeingSlot` indexes it): what `sightings()` walks. */
   private readonly seeing: Observer[] = [];
-  private readonly sightingPool: Sighting[] = [];
+  /** Sightings of lost pairs, for reuse. */
+  private readonly spareSightings: PairSighting[] = [];
   private readonly sightingList: Sighting[] = [];
   private tickCount = 0;
   /** Where rays are recorded; created the first time recording is switched on. */
@@ -268,9 +270,7 @@ export class VisionSystem {
   remove(id: string): void {
     const o = this.observers.get(id);
     if (o !== undefined) {
-      for (const seen of o.visible) this.observables.get(seen)?.seenBy.delete(id);
-      o.visible.clear();
-      this.updateSeeing(o);
+      this.dropAllSightings(o);
       const last = this.observerList.pop()!;
       if (last !== o) {
         this.observerList[o.slot] = last;
@@ -284,6 +284,7 @@ export class VisionSystem {
         const o = this.observers.get(by);
         if (o === undefined) continue;
         o.visible.delete(id);
+        this.dropSighting(o, t);
         this.updateSeeing(o);
       }
       if (this.options.blockerCache) for (const other of this.observerList) other.blockers.delete(t);
@@ -374,34 +375,33 @@ export class VisionSystem {
    * Every (observer, target) pair in the last results as an awareness {@link Sighting}: distance (meters,
    * eye to centre), off-axis angle and half cone (radians), range, and `proximity` when the target is
    * outside the cone and seen through the proximity sense alone. `visibility` is left at 1 for the caller
-   * to set (crouching, shadow). The array and its objects are reused: valid until the next call.
+   * to set (crouching, shadow). The array and its objects are reused: valid until the next call. Each
+   * object stands for the same pair for as long as the pair stays visible, and offers its `memo` slot
+   * (null when the pair is first seen) for a consumer's own record of the pair. Sightings of the same
+   * target share one `position` object: read it, do not write it.
    */
   sightings(): readonly Sighting[] {
     const list = this.sightingList;
-    const pool = this.sightingPool;
     let n = 0;
     for (const o of this.seeing) {
       // Without a proximity sense, everything it sees is in its cone: no test needed.
       const cone = o.proximityRadius <= 0 ? null : this.hysteresis ? o.lose(this.loseRangeMargin, this.loseAngleMargin) : o.sector;
-      for (const id of o.visible) {
-        const t = this.observables.get(id)!;
-        let s = pool[n];
-        if (s === undefined) {
-          s = { observerId: "", targetId: "", distance: 0, offAxis: 0, halfFov: 0, range: 0, proximity: false, visibility: 1, position: { x: 0, y: 0 } };
-          pool.push(s);
-        }
+      for (let s = o.firstSeen; s !== null; s = s.next) {
+        const t = s.target!;
         const dx = t.x - o.x;
         const dy = t.y - o.y;
         s.observerId = o.id;
         s.targetId = t.id;
         s.distance = Math.sqrt(dx * dx + dy * dy);
         s.offAxis = s.distance === 0 ? 0 : Math.abs(wrapAngle(Math.atan2(dy, dx) - o.facing));
-        s.halfFov = o.sector.halfAngle;
+        s.halfFov = o.halfFov;
         s.range = o.range;
         s.proximity = cone !== null && !cone.intersectsCircle(t.x, t.y, t.radius);
         s.visibility = 1;
-        s.position.x = t.x;
-        s.position.y = t.y;
+        const at = t.sightedAt;
+        at.x = t.x;
+        at.y = t.y;
+        s.position = at;
         list[n++] = s;
       }
     }
@@ -607,9 +607,50 @@ export class VisionSystem {
 
   private dropAllSightings(o: Observer): void {
     if (o.visible.size === 0) return;
-    for (const id of o.visible) this.observables.get(id)!.seenBy.delete(o.id);
+    for (let s = o.firstSeen; s !== null; ) {
+      const next = s.next;
+      s.target!.seenBy.delete(o.id);
+      this.releaseSighting(s);
+      s = next;
+    }
+    o.firstSeen = null;
     o.visible.clear();
     this.updateSeeing(o);
+  }
+
+  /** A sighting for a pair just seen, appended to the observer's chain (after the pairs it already sees). */
+  private startSighting(o: Observer, t: Observable): void {
+    const s = this.spareSightings.pop() ?? new PairSighting();
+    s.observerId = o.id;
+    s.targetId = t.id;
+    s.target = t;
+    s.next = null;
+    if (o.firstSeen === null) o.firstSeen = s;
+    else {
+      let last = o.firstSeen;
+      while (last.next !== null) last = last.next;
+      last.next = s;
+    }
+  }
+
+  /** Takes the pair (o, t) out of the observer's chain, keeping the others in order. */
+  private dropSighting(o: Observer, t: Observable): void {
+    let prev: PairSighting | null = null;
+    for (let s = o.firstSeen; s !== null; prev = s, s = s.next) {
+      if (s.target !== t) continue;
+      if (prev === null) o.firstSeen = s.next;
+      else prev.next = s.next;
+      this.releaseSighting(s);
+      return;
+    }
+  }
+
+  /** A lost pair's sighting goes back for reuse, its memo cleared: no consumer's record follows it to another pair. */
+  private releaseSighting(s: PairSighting): void {
+    s.target = null;
+    s.memo = null;
+    s.next = null;
+    this.spareSightings.push(s);
   }
 
   /** Keeps `seeing` in step with whether the observer's visible set is empty. */
@@ -668,14 +709,20 @@ export class VisionSystem {
     this.current = null;
     o.freshAt = now;
     o.dirty = false;
-    // Most observers see nobody; skip the sweep (and its iterator) then.
+    // Most observers see nobody; skip the sweep then.
     if (o.visible.size === 0) return;
-    for (const id of o.visible) {
-      const t = this.observables.get(id)!;
+    let prev: PairSighting | null = null;
+    for (let s = o.firstSeen; s !== null; ) {
+      const next = s.next;
+      const t = s.target!;
       if (t.seenStamp !== stamp) {
-        o.visible.delete(id);
+        o.visible.delete(t.id);
         t.seenBy.delete(o.id);
-      }
+        if (prev === null) o.firstSeen = next;
+        else prev.next = next;
+        this.releaseSighting(s);
+      } else prev = s;
+      s = next;
     }
     this.updateSeeing(o);
   }
@@ -690,6 +737,7 @@ export class VisionSystem {
       if (!wasVisible) {
         o.visible.add(t.id);
         t.seenBy.add(o.id);
+        this.startSighting(o, t);
         if (o.visible.size === 1) this.updateSeeing(o);
       }
       if (this.cacheAllowed) o.blockers.delete(t);

@@ -359,10 +359,20 @@ describe("updates, removal and the reverse index", () => {
       }
       if (step === 15) for (const id of ids.splice(0, 5)) vision.remove(id);
       vision.tick();
-      // sightings() walks its own list of observers that see someone: it must agree with every visible set.
+      // sightings() walks its own list of observers that see someone and their own chains of sightings:
+      // it must agree with every visible set, each observer's targets together and in that set's order.
       let pairs = 0;
       for (const o of ids) pairs += vision.visibleTo(o).size;
-      expect(vision.sightings().length).toBe(pairs);
+      const listed = vision.sightings();
+      expect(listed.length).toBe(pairs);
+      const byObserver = new Map<string, string[]>();
+      let previous = "";
+      for (const s of listed) {
+        if (s.observerId !== previous) expect(byObserver.has(s.observerId)).toBe(false);
+        previous = s.observerId;
+        byObserver.set(s.observerId, [...(byObserver.get(s.observerId) ?? []), s.targetId]);
+      }
+      for (const [o, targets] of byObserver) expect(targets).toEqual([...vision.visibleTo(o)]);
       for (const o of ids) {
         for (const t of ids) {
           expect(vision.seenBy(t).has(o)).toBe(vision.visibleTo(o).has(t));
