@@ -61,7 +61,9 @@ interface AuditedClient {
  *
  * - A **leak** is an entity in the view that is neither potentially visible to the client's team (the
  *   same disc-to-disc rule as `PotentialSight`, recomputed by brute force over every occluder, no grid, no
- *   cache) in any of the last `lingerTicks + 1` ticks, nor the client's own character or a teammate.
+ *   cache) in any of the last `lingerTicks + 1` ticks, nor the client's own character or a teammate; or
+ *   one still lingering after it teleported while not potentially visible (its new spot is news the
+ *   client must not get).
  * - A **pop-in** is an entity the client's own character truly sees now (the vision engine's exact
  *   `check`: all around, the culling range, the entity's real body, three rays) that was not in the view
  *   the client has received by now: the view of `ceil(roundTrip / 2 / tick)` ticks ago, since a patch
@@ -148,6 +150,9 @@ export class CullingAudit {
           pv.set(id, bits);
         }
         if ((bits & linger) === 0) this.fail("leak", `tick ${tick}: ${clientId}'s view holds ${id}, not potentially visible for ${o.lingerTicks + 1} ticks`);
+        else if ((bits & 1) === 0 && this.teleportedWithin(id, ticksSinceSet(bits) - 1)) {
+          this.fail("leak", `tick ${tick}: ${clientId}'s view holds ${id}, which teleported where it is not potentially visible`);
+        }
       }
 
       // Misses: out of the view now, yet potentially visible by the oracle.
@@ -248,6 +253,11 @@ export class CullingAudit {
     else this.counts.misses++;
     if (this.failures.length < 20) this.failures.push(`${kind}: ${detail}`);
   }
+}
+
+/** Ticks since the most recent tick recorded in a history bitmask (bit k = k ticks ago); it must be non-zero. */
+function ticksSinceSet(bits: number): number {
+  return 31 - Math.clz32(bits & -bits);
 }
 
 /** Ages every bitmask by one tick, forgetting entries older than the history. */

@@ -10,6 +10,11 @@ export interface PotentialSightOptions {
   range?: number;
   /** Cell of the occluder grid, meters. Default 4. */
   occluderCell?: number;
+  /**
+   * Meters an entity may move in one update and still count as having moved rather than teleported (a
+   * respawn): see {@link PotentialSight.teleported}. Default Infinity (nothing teleports).
+   */
+  teleportDistance?: number;
 }
 
 /** What a team is: its characters and what they could see soon. */
@@ -77,6 +82,9 @@ export class PotentialSight {
   private lastX = new Float64Array(0);
   private lastY = new Float64Array(0);
   private odometer = new Float64Array(0);
+  /** 1 for a slot whose entity moved farther than `teleportDistance` at the last update. */
+  private jumped = new Uint8Array(0);
+  private readonly teleportDistance: number;
   /** Each team's look-ahead at the previous update: a change voids its members' slack. */
   private readonly lastLookahead: number[] = [];
   private readonly teams: Team[] = [];
@@ -101,6 +109,8 @@ export class PotentialSight {
     const mask = options.opaqueMask ?? 0xffff;
     if (!Number.isInteger(mask) || mask < 0 || mask > 0xffff) throw new RangeError(`opaqueMask must be an integer in [0, 0xFFFF] (got ${mask})`);
     this.range = range;
+    this.teleportDistance = options.teleportDistance ?? Infinity;
+    if (!(this.teleportDistance > 0)) throw new RangeError(`teleportDistance must be a positive number of meters (got ${options.teleportDistance})`);
     this.cellSize = range / 2;
     this.occluders = new StaticOccluders(world, mask, options.occluderCell ?? 4);
     this.gathered = new Int32Array(this.occluders.size);
@@ -123,6 +133,7 @@ export class PotentialSight {
     this.radius[slot] = radius;
     this.lastX[slot] = x;
     this.lastY[slot] = y;
+    this.jumped[slot] = 0;
     // A new entity in a reused slot must not inherit anyone's memory of the old one.
     this.generation[slot]!++;
     if (radius > this.maxRadius) this.maxRadius = radius;
@@ -189,7 +200,9 @@ export class PotentialSight {
       if (this.ids[s] === undefined) continue;
       const dx = this.x[s]! - this.lastX[s]!;
       const dy = this.y[s]! - this.lastY[s]!;
-      this.odometer[s]! += Math.sqrt(dx * dx + dy * dy);
+      const step = Math.sqrt(dx * dx + dy * dy);
+      this.odometer[s]! += step;
+      this.jumped[s] = step > this.teleportDistance ? 1 : 0;
       this.lastX[s] = this.x[s]!;
       this.lastY[s] = this.y[s]!;
     }
@@ -224,6 +237,14 @@ export class PotentialSight {
   }
 
   /** Changes whenever the slot is freed or given to another entity. */
+  /**
+   * Whether the entity in `slot` moved farther than `teleportDistance` at the last update: it was put
+   * somewhere (a respawn) rather than walked there.
+   */
+  teleported(slot: number): boolean {
+    return this.jumped[slot] === 1;
+  }
+
   generationOf(slot: number): number {
     return this.generation[slot]!;
   }
@@ -453,6 +474,7 @@ export class PotentialSight {
     this.lastX = resize(this.lastX, (n) => new Float64Array(n));
     this.lastY = resize(this.lastY, (n) => new Float64Array(n));
     this.odometer = resize(this.odometer, (n) => new Float64Array(n));
+    this.jumped = resize(this.jumped, (n) => new Uint8Array(n));
     this.bucketItems = new Int32Array(cap);
     for (const tm of this.teams) {
       tm.visible = resize(tm.visible, (n) => new Uint8Array(n));

@@ -80,7 +80,9 @@ export class StealthCulling {
     this.tickSeconds = sim.dt;
     const rules = sim.guardRules;
     this.maxSpeed = SPEED_MARGIN * Math.max(sim.movement.walkSpeed, sim.movement.crouchSpeed, rules.patrolSpeed, rules.investigateSpeed, rules.pursueSpeed);
-    this.sight = new PotentialSight(sim.world, { opaqueMask: sim.vision.opaqueMask, range });
+    // Farther than any mover gets in a tick (the audit's threshold too): a respawn, which must not linger.
+    const teleportDistance = 2 * this.maxSpeed * sim.dt;
+    this.sight = new PotentialSight(sim.world, { opaqueMask: sim.vision.opaqueMask, range, teleportDistance });
     const lingerTicks = Math.ceil(lingerSeconds / sim.dt - 1e-9);
     this.views = new ViewKeeper(this.sight, { lingerTicks }, onAdd, onRemove);
     for (const g of sim.guards) {
@@ -89,7 +91,7 @@ export class StealthCulling {
     }
     for (const c of sim.cameras) this.sight.addEntity(c.id, c.placement.x, c.placement.y, CAMERA_RADIUS);
     this.audit = options.audit === true
-      ? new CullingAudit(sim.world, this.sight, this.views, { opaqueMask: sim.vision.opaqueMask, tickSeconds: sim.dt, lingerTicks, teleportDistance: 2 * this.maxSpeed * sim.dt, sample: options.auditSample ?? 1 })
+      ? new CullingAudit(sim.world, this.sight, this.views, { opaqueMask: sim.vision.opaqueMask, tickSeconds: sim.dt, lingerTicks, teleportDistance, sample: options.auditSample ?? 1 })
       : null;
     if (this.audit !== null) for (const g of sim.guards) this.audit.setBody(g.id, g.body);
   }

@@ -42,7 +42,10 @@ interface ClientRecord {
  * `lingerTicks` more after it stops qualifying, so an entity on the edge does not flicker in and out.
  *
  * The linger bounds churn too: an entity can enter and leave one client's view at most once per
- * `lingerTicks + 1` ticks while it keeps moving near the edge. Imports no Colyseus: the room turns the
+ * `lingerTicks + 1` ticks while it keeps moving near the edge. An entity that teleports (the sight's
+ * `teleported`, a respawn) does not linger: it leaves at once the views it no longer qualifies for, since
+ * lingering would send its new spot to clients that cannot see it there (flicker is not at stake: it did
+ * not walk off an edge). Imports no Colyseus: the room turns the
  * add/remove calls into `StateView.add` / `StateView.remove`. Views are kept per entity slot of the sight
  * (typed arrays, no per-tick hashing of ids): the upkeep runs for every client every tick.
  */
@@ -131,7 +134,7 @@ export class ViewKeeper {
         const slot = record.slots[i]!;
         const qualified = record.qualified[slot]!;
         const gone = record.generation[slot] !== sight.generationOf(slot);
-        if (!gone && (qualified === now || tick - (qualified - 1) <= this.lingerTicks)) {
+        if (!gone && (qualified === now || (tick - (qualified - 1) <= this.lingerTicks && !sight.teleported(slot)))) {
           record.slots[kept++] = slot;
           continue;
         }

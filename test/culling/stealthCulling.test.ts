@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../shared/math/seededRandom.js";
+import { CullingAudit } from "../../server/culling/cullingAudit.js";
+import { PotentialSight } from "../../server/culling/potentialSight.js";
 import { StealthCulling } from "../../server/culling/stealthCulling.js";
+import { ViewKeeper } from "../../server/culling/viewKeeper.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
@@ -80,6 +83,54 @@ describe("anti-wallhack culling", () => {
     }
     expect(leftAt).toBeGreaterThan(0);
     expect(leftAt - lastQualified).toBe(culling.views.lingerTicks + 1);
+    sim.dispose();
+  });
+
+  it("an enemy sent back to a spawn the watcher cannot see leaves its view at once, rather than lingering there", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("watcher", { spawn: "cover", team: "a" }); // (12, 9), east of the wall at x = 10..10.5, y = 7..11
+    sim.addPlayer("enemy", { spawn: "far", team: "b" }); // (17, 5), in the open
+    const { culling, step } = culled(sim);
+    culling.addClient("watcher", "watcher");
+    culling.setRoundTrip("watcher", 100);
+    step();
+    step();
+    expect(culling.has("watcher", "enemy")).toBe(true);
+    // Caught (or escaped): back to "behind" (1.5, 5), on the far side of the wall. Lingering would send that spot.
+    sim.respawn("enemy", "behind");
+    step();
+    expect(culling.sight.sees("a", "enemy")).toBe(false);
+    expect(culling.has("watcher", "enemy")).toBe(false);
+    expect(culling.audit!.counts.leaks, culling.audit!.failures.join("\n")).toBe(0);
+    sim.dispose();
+  });
+
+  it("the audit counts an entity that lingers after teleporting out of sight as a leak", () => {
+    const sim = new StealthSimulation(arenaMap());
+    // A sight with no teleport distance: its views linger through a teleport, as they all did before.
+    const sight = new PotentialSight(sim.world, { opaqueMask: sim.vision.opaqueMask });
+    const views = new ViewKeeper(sight, { lingerTicks: 5 }, () => {}, () => {});
+    const audit = new CullingAudit(sim.world, sight, views, { opaqueMask: sim.vision.opaqueMask, tickSeconds: sim.dt, lingerTicks: 5, teleportDistance: 0.5 });
+    sight.addEntity("watcher", 7, 5, 0.35, "a");
+    sight.addEntity("enemy", 17, 5, 0.35, "b");
+    views.addClient("watcher", "watcher");
+    audit.addClient("watcher", "watcher", 0);
+    let tick = 0;
+    const update = () => {
+      sight.update();
+      views.update(++tick);
+      return audit.audit(tick);
+    };
+    update();
+    // Walking behind the wall's end and lingering there is no leak; being put behind it is.
+    sight.moveEntity("enemy", 16.9, 5);
+    expect(update().leaks).toBe(0);
+    sight.moveEntity("enemy", 12, 9);
+    update();
+    expect(views.has("watcher", "enemy")).toBe(true);
+    expect(audit.counts.leaks).toBe(1);
+    expect(audit.failures[0]).toMatch(/holds enemy, which teleported where it is not potentially visible/);
+    audit.dispose();
     sim.dispose();
   });
 
