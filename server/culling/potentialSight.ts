@@ -236,7 +236,6 @@ export class PotentialSight {
     return this.ids[slot];
   }
 
-  /** Changes whenever the slot is freed or given to another entity. */
   /**
    * Whether the entity in `slot` moved farther than `teleportDistance` at the last update: it was put
    * somewhere (a respawn) rather than walked there.
@@ -245,6 +244,7 @@ export class PotentialSight {
     return this.jumped[slot] === 1;
   }
 
+  /** Changes whenever the slot is freed or given to another entity. */
   generationOf(slot: number): number {
     return this.generation[slot]!;
   }
