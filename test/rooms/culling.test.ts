@@ -5,6 +5,7 @@ import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback } from "../fixtures/bootLoopback.js";
+import { ticks } from "../fixtures/roomTicks.js";
 import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
 
 let colyseus: ColyseusTestServer;
@@ -22,10 +23,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await colyseus.cleanup();
 });
-
-async function ticks(room: StealthRoom, n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await room.waitForNextTimestep();
-}
 
 describe("anti-wallhack culling in the room", () => {
   it("a client behind a wall has no trace of the enemies, not even in its raw bytes; they arrive before they are visible and leave after the linger", async () => {

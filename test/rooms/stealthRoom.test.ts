@@ -7,6 +7,7 @@ import { MAPS_DIR, MapCatalog } from "../../server/rooms/mapCatalog.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback } from "../fixtures/bootLoopback.js";
+import { ticks } from "../fixtures/roomTicks.js";
 
 // One server for the file, on 127.0.0.1:2568 (files run one at a time).
 let colyseus: ColyseusTestServer;
@@ -56,10 +57,6 @@ async function expectStillTicking(client: { state: unknown; waitForNextPatch(): 
   const tick = (client.state as { tick: number }).tick;
   await client.waitForNextPatch();
   expect((client.state as { tick: number }).tick).toBeGreaterThan(tick);
-}
-
-async function ticks(room: StealthRoom, n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await room.waitForNextTimestep();
 }
 
 describe("the stealth room", () => {

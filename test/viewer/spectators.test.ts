@@ -7,6 +7,7 @@ import { stealthRoomWith, type StealthRoom } from "../../server/rooms/StealthRoo
 import { RAY_FLOATS, readRays, SPECTATOR_MESSAGES, type ReceivedEntities } from "../../shared/spectatorProtocol.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback } from "../fixtures/bootLoopback.js";
+import { ticks } from "../fixtures/roomTicks.js";
 import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
 
 const TOKEN = "let-me-watch-everything";
@@ -26,10 +27,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await colyseus.cleanup();
 });
-
-async function ticks(room: StealthRoom, n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await room.waitForNextTimestep();
-}
 
 interface Walker {
   input(options: { mode: "reliable" }): { data: Record<string, unknown>; send(): void };
