@@ -268,6 +268,9 @@ describe("the live viewer page", () => {
     await spectator.waitForFunction((id) => window.sightlineViewer!.players().includes(id), sessionId);
     await spectator.screenshot({ path: `${ARTIFACTS}/viewer-spectator.png` });
     await spectator.selectOption("#show", sessionId);
+    // Until the server's first report arrives the narrowed page shows nothing, which could pass for an
+    // agreement with a player who sees no guard: wait for the report (the player always holds itself).
+    await spectator.waitForFunction((id) => window.sightlineViewer!.players().includes(id), sessionId, { timeout: 5000 });
     await spectator.waitForFunction(() => window.sightlineViewer!.observers().length < 8, null, { timeout: 5000 });
     // Both pages follow the live room (the guard may be chasing the player): compare until they agree.
     const ids = async (p: Page) => (await probe(p, (v) => v.observers())).map((o) => o.id).sort().join(",");
