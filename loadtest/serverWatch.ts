@@ -22,7 +22,7 @@ export interface RoomReading {
   rays: number;
   stalenessMax: number;
   detectionEvents: number;
-  culling: { churnPerClientTick: number; leaks: number; popIns: number; misses: number; auditedClientTicks: number };
+  culling: { churnPerClientTick: number; leaks: number; popIns: number; misses: number; auditedClientTicks: number; auditFailures?: string[] };
   inputsApplied: number;
   rejected: { total: number };
   errorDisconnects: number;

@@ -38,7 +38,8 @@ export interface ServerSummary {
   awarenessEventsPerRoomPerSecond: number;
   /** Entities entering or leaving a view per client per tick (since each room started). */
   viewChurnPerClientTick: number;
-  culling: { leaks: number; popIns: number; misses: number; auditedClientTicks: number };
+  /** Audit totals over the rooms; `failures`: the first failures the rooms reported (at most 10), each a sentence. */
+  culling: { leaks: number; popIns: number; misses: number; auditedClientTicks: number; failures: string[] };
   rejectedInputs: number;
   errorDisconnects: number;
   exceptions: number;
@@ -164,6 +165,7 @@ function serverSummary(run: RunRecord): ServerSummary | null {
       popIns: sum((r) => r.culling.popIns),
       misses: sum((r) => r.culling.misses),
       auditedClientTicks: sum((r) => r.culling.auditedClientTicks),
+      failures: endRooms.flatMap((r) => (r.culling.auditFailures ?? []).map((f) => `${r.roomId}: ${f}`)).slice(0, 10),
     },
     rejectedInputs: sum((r) => r.rejected.total),
     errorDisconnects: sum((r) => r.errorDisconnects),

@@ -180,7 +180,7 @@ export class CullingAudit {
         if (this.teleportedWithin(id, delay + 1)) continue;
         this.counts.truthChecks++;
         if (this.truth.check(c.character, id)) {
-          this.fail("popIn", `tick ${tick}: ${c.character} sees ${id} at (${it.x.toFixed(2)}, ${it.y.toFixed(2)}) from (${me.x.toFixed(2)}, ${me.y.toFixed(2)}), missing from ${clientId}'s view of ${delay} ticks ago`);
+          this.fail("popIn", `tick ${tick}: ${c.character} sees ${id} at (${it.x.toFixed(2)}, ${it.y.toFixed(2)}) from (${me.x.toFixed(2)}, ${me.y.toFixed(2)}), missing from ${clientId}'s view of ${delay} ticks ago (round trip ${c.roundTripMs.toFixed(0)} ms)`);
         }
       }
     }

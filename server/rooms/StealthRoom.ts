@@ -18,6 +18,7 @@ import { ExploredTiles } from "./exploredTiles.js";
 import { DEFAULT_MAP, MAP_NAME, MapCatalog } from "./mapCatalog.js";
 import { RoomStats } from "./roomStats.js";
 import { RoundTripProbe, type PingableSocket } from "./roundTripProbe.js";
+import { LoopStalls } from "./loopStalls.js";
 import { asksToSpectate, Spectators } from "./spectators.js";
 import { SPECTATOR_MESSAGES } from "../../shared/spectatorProtocol.js";
 
@@ -132,7 +133,9 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
 
   /** Each session's StateView (a reconnected client keeps its view). */
   private readonly views = new Map<string, StateView>();
-  private readonly probe = new RoundTripProbe();
+  /** When this room's loop was blocked: the probe takes it off the round trips (see `RoundTripProbe`). */
+  private stalls!: LoopStalls;
+  private readonly probe = new RoundTripProbe(4, undefined, (fromMs, toMs) => this.stalls.blockedWithin(fromMs, toMs));
   private readonly seats = new Map<string, Seat>();
   /** Meters written this tick (reused), so the ones whose level fell back to 0 can be dropped. */
   private readonly touchedMeters = new Set<DetectionMeter>();
@@ -199,6 +202,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
       this.sendError(client, ERROR_CODES.messageUnknown, `message type ${JSON.stringify(String(type)).slice(0, 80)} is not handled by this room; it accepts: ${CLIENT_MESSAGES.join(", ")} (movement goes through room.input())`);
     });
 
+    this.stalls = new LoopStalls(1000 / s.tickRate);
     this.setFixedTimestep(() => this.tick(), s.tickRate);
     this.clock.setInterval(() => {
       this.probe.pingAll();
@@ -330,6 +334,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   /** One fixed step. */
   private tick(): void {
     const started = performance.now();
+    this.stalls.note(started);
     this.consumeInputs();
     const stepStarted = performance.now();
     const result = this.sim.step();
@@ -359,6 +364,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
       st.popIns = r.audit.popIns;
       st.misses = r.audit.misses;
       st.auditedClientTicks = r.audit.clientTicks - r.audit.excused;
+      st.auditFailures = this.culling.audit?.failures ?? st.auditFailures;
     }
   }
 

@@ -48,6 +48,8 @@ export class RoomStats {
   popIns = 0;
   misses = 0;
   auditedClientTicks = 0;
+  /** The truth harness's first failures, each a sentence naming the tick, client, entity and positions (at most 20). */
+  auditFailures: readonly string[] = [];
   /** Players' tile field of view (explored memory): recomputes, and the time spent updating it, ms, summed over ticks. */
   tileVisionRecomputes = 0;
   tileVisionMs = 0;
@@ -157,6 +159,7 @@ export class RoomStats {
         popIns: this.popIns,
         misses: this.misses,
         auditedClientTicks: this.auditedClientTicks,
+        auditFailures: this.auditFailures,
         roundTripMs: this.roundTripMs,
       },
       tileVision: { recomputes: this.tileVisionRecomputes, msPerTick: this.ticks === 0 ? 0 : this.tileVisionMs / this.ticks },

@@ -25,12 +25,28 @@ interface Probe {
  *
  * The estimate is the largest of the last `samples` round trips, or the age of the ping in flight if that
  * is larger: culling prefers sending a little early over sending late when the latency jitters.
+ *
+ * Time the server's own event loop spent blocked while a ping was out (`blockedWithin`, e.g. from
+ * `LoopStalls`) is taken off: a 500 ms GC pause with a pong waiting in the socket would otherwise
+ * read as a 500 ms round trip, and the culling audit would then judge the client against views half a
+ * second old (the load tests' only pop-ins came from exactly that). Nothing the server sent during the
+ * stall reached the client late because of the network, and the first patch after it carries the state
+ * the catch-up steps produced.
  */
 export class RoundTripProbe {
   private readonly probes = new Map<string, Probe>();
   private nextId = 1;
 
-  constructor(private readonly samples = 4, private readonly now: () => number = () => performance.now()) {}
+  /**
+   * @param samples round trips remembered per client (default 4, one a second)
+   * @param now the clock, ms (default `performance.now`)
+   * @param blockedWithin ms the event loop was blocked within [from, to] on that clock (default: never)
+   */
+  constructor(
+    private readonly samples = 4,
+    private readonly now: () => number = () => performance.now(),
+    private readonly blockedWithin: (fromMs: number, toMs: number) => number = () => 0,
+  ) {}
 
   /** Starts measuring a client (again, after a reconnection: the socket changed) and pings it at once. */
   watch(sessionId: string, socket: PingableSocket): void {
@@ -40,7 +56,7 @@ export class RoundTripProbe {
       if (probe.pendingId < 0 || data === undefined || data.length !== 4) return;
       const id = new DataView(data.buffer, data.byteOffset, 4).getUint32(0);
       if (id !== probe.pendingId) return;
-      const rtt = this.now() - probe.sentAt;
+      const rtt = this.networkTime(probe.sentAt);
       probe.pendingId = -1;
       if (probe.samples.length < this.samples) probe.samples.push(rtt);
       else probe.samples[probe.next] = rtt;
@@ -70,8 +86,14 @@ export class RoundTripProbe {
     let max = 0;
     for (const s of probe.samples) if (s > max) max = s;
     // A pong that is late already says the round trip is at least this long.
-    if (probe.pendingId >= 0) max = Math.max(max, this.now() - probe.sentAt);
+    if (probe.pendingId >= 0) max = Math.max(max, this.networkTime(probe.sentAt));
     return max;
+  }
+
+  /** Time since `sentAt`, less the time the loop was blocked meanwhile. */
+  private networkTime(sentAt: number): number {
+    const now = this.now();
+    return Math.max(0, now - sentAt - this.blockedWithin(sentAt, now));
   }
 
   private ping(probe: Probe): void {

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { LoopStalls } from "../../server/rooms/loopStalls.js";
+import { RoundTripProbe, type PingableSocket } from "../../server/rooms/roundTripProbe.js";
+
+/** A socket that answers pings when told to, on a clock the test moves. */
+class FakeSocket implements PingableSocket {
+  readonly readyState = 1;
+  private listener: ((data: Uint8Array) => void) | null = null;
+  private pending: Uint8Array | null = null;
+  ping(data?: Uint8Array): void {
+    this.pending = data ?? null;
+  }
+  on(_event: "pong", listener: (data: Uint8Array) => void): void {
+    this.listener = listener;
+  }
+  pong(): void {
+    if (this.pending !== null) this.listener?.(this.pending);
+    this.pending = null;
+  }
+}
+
+describe("round trips across the server's own stalls", () => {
+  it("a late timer records its lateness as a stall ending where it fired; catch-up calls record nothing", () => {
+    const stalls = new LoopStalls(50);
+    stalls.note(0);
+    stalls.note(50);
+    stalls.note(551); // 501 ms after the last: blocked 451 ms, from 100 to 551
+    stalls.note(553); // a catch-up step right after
+    stalls.note(600);
+    expect(stalls.blockedWithin(0, 1000)).toBeCloseTo(451, 6);
+    expect(stalls.blockedWithin(300, 400)).toBeCloseTo(100, 6);
+    expect(stalls.blockedWithin(0, 100)).toBe(0);
+    expect(stalls.blockedWithin(552, 1000)).toBe(0);
+  });
+
+  it("forgets the oldest stalls beyond its capacity", () => {
+    const stalls = new LoopStalls(10, 2);
+    let t = 0;
+    for (const late of [5, 7, 9]) {
+      stalls.note(t);
+      t += 10 + late;
+    }
+    stalls.note(t);
+    expect(stalls.blockedWithin(-1, t + 1)).toBeCloseTo(7 + 9, 6);
+  });
+
+  it("a pong read after a 500 ms stall counts the client's round trip, not the stall", () => {
+    let now = 0;
+    const stalls = new LoopStalls(50);
+    const probe = new RoundTripProbe(4, () => now, (a, b) => stalls.blockedWithin(a, b));
+    const naive = new RoundTripProbe(4, () => now);
+    const socket = new FakeSocket();
+    const other = new FakeSocket();
+    stalls.note(now);
+    probe.watch("c", socket); // pings at t = 0
+    naive.watch("c", other);
+    now = 50;
+    stalls.note(now);
+    // The pong arrived at t = 56 but the loop was blocked from 55 to 555: it is read at 555.
+    now = 555;
+    stalls.note(now);
+    expect(probe.estimate("c")).toBeUndefined(); // no pong yet
+    socket.pong();
+    other.pong();
+    expect(naive.estimate("c")).toBe(555);
+    // The stall is placed from when the late firing was due (100): the 100 ms before it stay, an
+    // overestimate by at most two steps where the raw reading was off by the whole stall.
+    expect(probe.estimate("c")).toBeCloseTo(100, 6);
+  });
+
+  it("a ping still in flight through a stall does not inflate the estimate by the stall", () => {
+    let now = 0;
+    const stalls = new LoopStalls(50);
+    const probe = new RoundTripProbe(4, () => now, (a, b) => stalls.blockedWithin(a, b));
+    const socket = new FakeSocket();
+    stalls.note(now);
+    probe.watch("c", socket);
+    now = 20;
+    socket.pong(); // 20 ms
+    now = 1000;
+    stalls.note(now); // blocked from 50 to 1000
+    probe.pingAll(); // ping sent at 1000
+    now = 1050;
+    stalls.note(now);
+    now = 1600;
+    stalls.note(now); // blocked from 1100 to 1600, with the ping out
+    expect(probe.estimate("c")).toBeCloseTo(100, 6); // 1050 .. 1100 and the gap before the late firing
+    now = 1630;
+    expect(probe.estimate("c")).toBeCloseTo(130, 6); // a ping that is truly late still raises it
+  });
+});
