@@ -5,6 +5,8 @@ export interface StatsReading {
   sampledAtMs: number;
   cpu: { userSeconds: number; systemSeconds: number };
   memory: { rss: number; heapUsed: number; heapTotal: number };
+  /** Absent from servers older than the field. */
+  heapAfterMajorGc?: { heapUsed: number; atMs: number; count: number } | null;
   eventLoopLagMs: { windowSeconds: number; last: LagWindow | null; current: LagWindow };
   rooms: RoomReading[];
 }
@@ -42,6 +44,9 @@ export class ServerWatch {
   readonly lagWindows = new Map<number, LagWindow>();
   /** Heap used at each poll, with when (the server's clock, ms). */
   readonly heap: { atMs: number; heapUsed: number }[] = [];
+  /** The heap right after each major GC seen (the server's clock, ms), one entry per collection. */
+  readonly heapAfterGc: { atMs: number; heapUsed: number }[] = [];
+  private majorGcsSeen = 0;
   readonly marks = new Map<string, StatsReading>();
   failures = 0;
   lastFailure: string | undefined;
@@ -80,6 +85,11 @@ export class ServerWatch {
       const last = reading.eventLoopLagMs?.last;
       if (last != null) this.lagWindows.set(last.seq, last);
       this.heap.push({ atMs: reading.sampledAtMs, heapUsed: reading.memory.heapUsed });
+      const gc = reading.heapAfterMajorGc;
+      if (gc != null && gc.count > this.majorGcsSeen) {
+        this.majorGcsSeen = gc.count;
+        this.heapAfterGc.push({ atMs: gc.atMs, heapUsed: gc.heapUsed });
+      }
       return reading;
     } catch (err) {
       this.failures++;

@@ -29,10 +29,18 @@ export interface ServerSummary {
   cpuPercentOfCore: number;
   memoryMB: { rssStart: number; rssEnd: number; heapStart: number; heapAfterWarmup: number; heapEnd: number };
   /**
-   * Heap growth after warm-up, percent: the lowest heap-used reading of the last third of the measured
-   * time against that of the first third (the lows sit just after collections). Null for short runs.
+   * Live-heap growth after warm-up, percent: the median heap left by the major GCs of the last third of the
+   * measured time against that of the first third (`heapAfterMajorGc` in `/stats`; at least two
+   * collections in each third). Null when there were too few collections (a short run).
    */
   heapGrowthPercent: number | null;
+  /** Major GCs during the measured time, and the median live heap after them in the first and last third, MB. */
+  liveHeapMB: { majorGcs: number; firstThird: number | null; lastThird: number | null };
+  /**
+   * The older, garbage-dominated reading: the lowest heap-used poll of the last third against that of the
+   * first (where a poll lands in the GC cycle decides most of it). Kept for comparison with earlier runs.
+   */
+  heapFloorGrowthPercent: number | null;
   visionRaysPerTick: number;
   stalenessMaxTicks: number;
   awarenessEventsPerRoomPerSecond: number;
@@ -155,7 +163,8 @@ function serverSummary(run: RunRecord): ServerSummary | null {
     patchMs: spread((r) => r.patchMs),
     cpuPercentOfCore: round(seconds > 0 ? (100 * (cpuSeconds(end) - cpuSeconds(warm))) / seconds : 0, 1),
     memoryMB: { rssStart: MB(start.memory.rss), rssEnd: MB(end.memory.rss), heapStart: MB(start.memory.heapUsed), heapAfterWarmup: MB(warm.memory.heapUsed), heapEnd: MB(end.memory.heapUsed) },
-    heapGrowthPercent: heapGrowth(watch.heap, warm.sampledAtMs, end.sampledAtMs),
+    ...liveHeapGrowth(watch.heapAfterGc, warm.sampledAtMs, end.sampledAtMs),
+    heapFloorGrowthPercent: heapGrowth(watch.heap, warm.sampledAtMs, end.sampledAtMs),
     visionRaysPerTick: round(ticks > 0 ? delta((r) => r.rays) / ticks : 0, 1),
     stalenessMaxTicks: Math.max(0, ...endRooms.map((r) => r.stalenessMax)),
     awarenessEventsPerRoomPerSecond: round(seconds > 0 && pairs.length > 0 ? delta((r) => r.detectionEvents) / seconds / pairs.length : 0, 2),
@@ -170,6 +179,21 @@ function serverSummary(run: RunRecord): ServerSummary | null {
     rejectedInputs: sum((r) => r.rejected.total),
     errorDisconnects: sum((r) => r.errorDisconnects),
     exceptions: sum((r) => r.exceptions),
+  };
+}
+
+/** Growth (%) of the median post-GC heap from the first third of the measured time to the last. */
+export function liveHeapGrowth(afterGc: readonly { atMs: number; heapUsed: number }[], fromMs: number, toMs: number): Pick<ServerSummary, "heapGrowthPercent" | "liveHeapMB"> {
+  const third = (toMs - fromMs) / 3;
+  const within = (a: number, b: number) => afterGc.filter((g) => g.atMs >= a && g.atMs <= b).map((g) => g.heapUsed);
+  const first = within(fromMs, fromMs + third);
+  const last = within(toMs - third, toMs);
+  const mid = (v: number[]) => (v.length === 0 ? null : median(v));
+  const a = mid(first);
+  const b = mid(last);
+  return {
+    heapGrowthPercent: first.length >= 2 && last.length >= 2 && a !== null && b !== null ? round((100 * (b - a)) / a, 1) : null,
+    liveHeapMB: { majorGcs: within(fromMs, toMs).length, firstThird: a === null ? null : round(a / 1e6, 1), lastThird: b === null ? null : round(b / 1e6, 1) },
   };
 }
 
@@ -213,7 +237,9 @@ export function formatTable(s: LoadTestSummary): string {
     add("server CPU", `${v.cpuPercentOfCore}% of a core`);
     add("RSS start / end", `${v.memoryMB.rssStart} / ${v.memoryMB.rssEnd} MB`);
     add("heap start / after warm-up / end", `${v.memoryMB.heapStart} / ${v.memoryMB.heapAfterWarmup} / ${v.memoryMB.heapEnd} MB`);
-    add("heap growth after warm-up", v.heapGrowthPercent === null ? "- (run too short)" : `${v.heapGrowthPercent}%`);
+    const live = v.liveHeapMB;
+    add("live heap after major GCs, first / last third", `${live.firstThird ?? "-"} / ${live.lastThird ?? "-"} MB (${live.majorGcs} major GCs)`);
+    add("heap growth after warm-up", v.heapGrowthPercent === null ? "- (too few major GCs)" : `${v.heapGrowthPercent}% (target < 10; floor of the polls: ${v.heapFloorGrowthPercent ?? "-"}%)`);
     add("vision rays / tick, staleness max", `${v.visionRaysPerTick}, ${v.stalenessMaxTicks} ticks`);
     add("awareness events / room / s", String(v.awarenessEventsPerRoomPerSecond));
     add("view churn / client / tick", String(v.viewChurnPerClientTick));

@@ -7,7 +7,7 @@ import { publicMapJson } from "./sim/publicMap.js";
 import { MAP_NAME, MAPS_DIR, MapCatalog } from "./rooms/mapCatalog.js";
 import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/StealthRoom.js";
 import { PrometheusMetrics } from "./rooms/prometheusMetrics.js";
-import { localStealthRooms, processFigures, processLoopLag, roomFigures } from "./rooms/serverFigures.js";
+import { localStealthRooms, processFigures, processHeapAfterGc, processLoopLag, roomFigures } from "./rooms/serverFigures.js";
 import { mountViewer } from "./viewer/viewerRoutes.js";
 
 export interface StealthServerOptions {
@@ -34,6 +34,7 @@ export function createStealthServer(options: StealthServerOptions = {}) {
   const monitorUsers = parseBasicAuth(options.monitorAuth);
   const metrics = new PrometheusMetrics();
   processLoopLag(); // from the start, not from the first request: lag before it counts too
+  processHeapAfterGc();
   return defineServer({
     transport: new WebSocketTransport({ maxPayload: options.maxPayload ?? 4096 }),
     greet: false,

@@ -1,5 +1,6 @@
 import { matchMaker } from "@colyseus/core";
 import { EventLoopLag, type LagWindow } from "./eventLoopLag.js";
+import { HeapAfterGc, type HeapAfterGcReading } from "./heapAfterGc.js";
 import { EverythingVisible } from "../culling/everythingVisible.js";
 import type { StealthRoom } from "./StealthRoom.js";
 
@@ -13,6 +14,8 @@ export interface ProcessFigures {
   cpu: { userSeconds: number; systemSeconds: number };
   /** `process.memoryUsage()`, bytes. */
   memory: NodeJS.MemoryUsage;
+  /** The heap right after the last major GC (the live heap; null before the first): what memory growth is judged on. */
+  heapAfterMajorGc: HeapAfterGcReading | null;
   /** Event-loop lag, ms: the last completed window (null before the first ends) and the one in progress. */
   eventLoopLagMs: { windowSeconds: number; resolutionMs: number; last: LagWindow | null; current: LagWindow };
 }
@@ -30,6 +33,7 @@ export interface RoomFigures extends Record<string, unknown> {
 }
 
 let lag: EventLoopLag | undefined;
+let heap: HeapAfterGc | undefined;
 
 /**
  * The loop-lag monitor of this process, started on first use. One per process: the loop is the process's,
@@ -38,6 +42,12 @@ let lag: EventLoopLag | undefined;
 export function processLoopLag(): EventLoopLag {
   lag ??= new EventLoopLag();
   return lag;
+}
+
+/** The post-GC heap monitor of this process, started on first use (one per process, like the loop lag). */
+export function processHeapAfterGc(): HeapAfterGc {
+  heap ??= new HeapAfterGc();
+  return heap;
 }
 
 /** CPU, memory and loop lag of this process, now. */
@@ -50,6 +60,7 @@ export function processFigures(): ProcessFigures {
     sampledAtMs: performance.now(),
     cpu: { userSeconds: cpu.user / 1e6, systemSeconds: cpu.system / 1e6 },
     memory: process.memoryUsage(),
+    heapAfterMajorGc: processHeapAfterGc().last,
     eventLoopLagMs: { windowSeconds: loop.windowSeconds, resolutionMs: loop.resolutionMs, last: loop.last, current: loop.current() },
   };
 }
