@@ -17,10 +17,12 @@ export interface ServerSummary {
   /** Patches broadcast per second, per room: the lowest room and the median room. */
   patchRatePerRoom: { min: number; p50: number };
   /**
-   * Event-loop lag, ms, over the 5-second windows that ended inside the measured time: `p99` is the worst
-   * window's p99 (the target's reading), `p99Median` the median window's, `max` the longest stall.
+   * Event-loop lag, ms, over the 5-second windows that ended inside the measured time: `p99` is the p99 of
+   * every lag sample of those windows pooled (the target's reading; from each window's distribution,
+   * rounded up to the histogram's steps), `worstWindowP99` the worst single window's p99 (the strictest
+   * view: one GC-heavy 5 s decides it), `p99Median` the median window's, `max` the longest stall.
    */
-  loopLagMs: { p99: number; p99Median: number; max: number; windows: number };
+  loopLagMs: { p99: number; worstWindowP99: number; p99Median: number; max: number; windows: number };
   /** Fixed-step time, ms (each room's last 1200 ticks): median room's p50, worst room's p99 and max. */
   tickMs: Spread;
   /** Patch broadcast time (encoding every view and sending), ms, same reading as `tickMs`. */
@@ -158,7 +160,7 @@ function serverSummary(run: RunRecord): ServerSummary | null {
     guardsPerRoom: endRooms[0]?.guards ?? 0,
     cullingEnabled: endRooms.every((r) => r.cullingEnabled),
     patchRatePerRoom: { min: round(patchRates[0] ?? 0, 2), p50: round(median(patchRates), 2) },
-    loopLagMs: { p99: round(p99s[p99s.length - 1]!, 2), p99Median: round(median(p99s), 2), max: round(Math.max(...windows.map((w) => w.max)), 2), windows: windows.length },
+    loopLagMs: { p99: round(pooledPercentile(windows, 0.99), 2), worstWindowP99: round(p99s[p99s.length - 1]!, 2), p99Median: round(median(p99s), 2), max: round(Math.max(...windows.map((w) => w.max)), 2), windows: windows.length },
     tickMs: spread((r) => r.tickMs),
     patchMs: spread((r) => r.patchMs),
     cpuPercentOfCore: round(seconds > 0 ? (100 * (cpuSeconds(end) - cpuSeconds(warm))) / seconds : 0, 1),
@@ -180,6 +182,29 @@ function serverSummary(run: RunRecord): ServerSummary | null {
     errorDisconnects: sum((r) => r.errorDisconnects),
     exceptions: sum((r) => r.exceptions),
   };
+}
+
+/**
+ * The `q` quantile (0..1) of all samples of several loop-lag windows, from each window's distribution: the
+ * smallest lag at which the windows' sample-weighted fractions at or below it reach `q`. A window's
+ * fraction is read as a step (the last percentile step at or below the lag), so the answer is never below
+ * the truth. A window without a distribution (an older server) counts by its p99 and max alone.
+ */
+export function pooledPercentile(windows: readonly { samples: number; p99: number; max: number; distribution?: [number, number][] }[], q: number): number {
+  const steps = windows.map((w) => (w.distribution !== undefined && w.distribution.length > 0 ? [...w.distribution].sort((a, b) => a[0] - b[0] || a[1] - b[1]) : ([[w.p99, 0.99], [w.max, 1]] as [number, number][])));
+  const total = windows.reduce((n, w) => n + w.samples, 0);
+  if (total === 0) return Math.max(0, ...windows.map((w) => w.p99));
+  const candidates = [...new Set(steps.flatMap((d) => d.map(([lag]) => lag)))].sort((a, b) => a - b);
+  for (const lag of candidates) {
+    let below = 0;
+    for (let i = 0; i < windows.length; i++) {
+      let fraction = 0;
+      for (const [at, f] of steps[i]!) if (at <= lag && f > fraction) fraction = f;
+      below += fraction * windows[i]!.samples;
+    }
+    if (below >= q * total - 1e-9) return lag;
+  }
+  return candidates[candidates.length - 1] ?? 0;
 }
 
 /** Growth (%) of the median post-GC heap from the first third of the measured time to the last. */
@@ -231,7 +256,7 @@ export function formatTable(s: LoadTestSummary): string {
   } else {
     add("server: guards per room, culling", `${v.guardsPerRoom}, ${v.cullingEnabled ? "on" : "off"}`);
     add("patch rate per room min / p50", `${v.patchRatePerRoom.min} / ${v.patchRatePerRoom.p50} per s (target >= 19)`);
-    add("event-loop lag p99 (worst / median window), max", `${v.loopLagMs.p99} / ${v.loopLagMs.p99Median} ms, ${v.loopLagMs.max} ms (${v.loopLagMs.windows} windows; target p99 <= 25)`);
+    add("event-loop lag p99 over the run (worst / median window), max", `${v.loopLagMs.p99} ms (${v.loopLagMs.worstWindowP99} / ${v.loopLagMs.p99Median} ms), ${v.loopLagMs.max} ms (${v.loopLagMs.windows} windows; target p99 <= 25)`);
     add("tick p50 / p99 / max", `${v.tickMs.p50} / ${v.tickMs.p99} / ${v.tickMs.max} ms`);
     add("patch broadcast p50 / p99 / max", `${v.patchMs.p50} / ${v.patchMs.p99} / ${v.patchMs.max} ms`);
     add("server CPU", `${v.cpuPercentOfCore}% of a core`);

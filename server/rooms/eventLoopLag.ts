@@ -11,6 +11,12 @@ export interface LagWindow {
   max: number;
   /** Timer firings measured. */
   samples: number;
+  /**
+   * The window's whole distribution as `[lag ms, fraction of samples at or below it]` pairs, ascending
+   * (the histogram's percentile steps, a few dozen): windows can then be pooled into one percentile over a
+   * longer span, which their p99s alone cannot give.
+   */
+  distribution: [number, number][];
 }
 
 /**
@@ -62,6 +68,8 @@ export class EventLoopLag {
   private read(seq: number): LagWindow {
     const h = this.histogram;
     const lag = (ns: number) => (h.count === 0 ? 0 : Math.max(0, ns / 1e6 - this.resolutionMs));
-    return { seq, endedAtMs: performance.now(), p50: lag(h.percentile(50)), p99: lag(h.percentile(99)), max: lag(h.max), samples: h.count };
+    const distribution: [number, number][] = [];
+    if (h.count > 0) for (const [percentile, ns] of h.percentiles) distribution.push([lag(ns), percentile / 100]);
+    return { seq, endedAtMs: performance.now(), p50: lag(h.percentile(50)), p99: lag(h.percentile(99)), max: lag(h.max), samples: h.count, distribution };
   }
 }
