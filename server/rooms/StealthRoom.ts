@@ -19,6 +19,7 @@ import { DEFAULT_MAP, MAP_NAME, MapCatalog } from "./mapCatalog.js";
 import { RoomStats } from "./roomStats.js";
 import { RoundTripProbe, type PingableSocket } from "./roundTripProbe.js";
 import { LoopStalls } from "./loopStalls.js";
+import { PatchClock } from "./patchClock.js";
 import { asksToSpectate, Spectators } from "./spectators.js";
 import { SPECTATOR_MESSAGES } from "../../shared/spectatorProtocol.js";
 
@@ -135,6 +136,9 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   private readonly views = new Map<string, StateView>();
   /** When this room's loop was blocked: the probe takes it off the round trips (see `RoundTripProbe`). */
   private stalls!: LoopStalls;
+  /** Sends the patches (see `PatchClock`: Colyseus's `setInterval` drifts on a busy loop). */
+  private patchClock: PatchClock | undefined;
+  private patching = false;
   private readonly probe = new RoundTripProbe(4, undefined, (fromMs, toMs) => this.stalls.blockedWithin(fromMs, toMs));
   private readonly seats = new Map<string, Seat>();
   /** Meters written this tick (reused), so the ones whose level fell back to 0 can be dropped. */
@@ -204,6 +208,8 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
 
     this.stalls = new LoopStalls(1000 / s.tickRate);
     this.setFixedTimestep(() => this.tick(), s.tickRate);
+    this.patchClock = new PatchClock(typeof this.patchRate === "number" && this.patchRate > 0 ? this.patchRate : 1000 / s.tickRate, () => this.sendPatch());
+    this.patchClock.start();
     this.clock.setInterval(() => {
       this.probe.pingAll();
       this.recordRoundTrips();
@@ -265,14 +271,28 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   }
 
   /**
-   * Colyseus calls this from its own `patchRate` timer, apart from the fixed step: counted and timed here
-   * (encoding every view and sending), since tick time does not include it.
+   * Sends the patches, on the room's {@link PatchClock} (every `patchRate` ms, without drift), apart from
+   * the fixed step: counted and timed here (encoding every view and sending), since tick time does not
+   * include it.
    */
   override broadcastPatch(): boolean {
+    // Colyseus's own interval keeps calling this (the `patchRate` must stay a number: the SDK's clock learns
+    // it from the input handshake); only the drift-free PatchClock's calls send.
+    if (!this.patching) return false;
     const started = performance.now();
     const changed = super.broadcastPatch();
     this.stats.recordPatch(started, performance.now() - started);
     return changed;
+  }
+
+  /** The PatchClock's firing: encodes every view and sends. */
+  private sendPatch(): void {
+    this.patching = true;
+    try {
+      this.broadcastPatch();
+    } finally {
+      this.patching = false;
+    }
   }
 
   /**
@@ -314,6 +334,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   }
 
   override onDispose(): void {
+    this.patchClock?.stop();
     this.culling?.dispose();
     this.sim?.dispose();
   }
