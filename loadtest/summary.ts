@@ -207,32 +207,30 @@ export function pooledPercentile(windows: readonly { samples: number; p99: numbe
   return candidates[candidates.length - 1] ?? 0;
 }
 
+/** Heap readings (bytes) of the first and last third of [fromMs, toMs], each in time order. */
+function firstAndLastThird(samples: readonly { atMs: number; heapUsed: number }[], fromMs: number, toMs: number): { first: number[]; last: number[]; all: number } {
+  const third = (toMs - fromMs) / 3;
+  const within = (a: number, b: number) => samples.filter((s) => s.atMs >= a && s.atMs <= b).map((s) => s.heapUsed);
+  return { first: within(fromMs, fromMs + third), last: within(toMs - third, toMs), all: within(fromMs, toMs).length };
+}
+
 /** Growth (%) of the median post-GC heap from the first third of the measured time to the last. */
 export function liveHeapGrowth(afterGc: readonly { atMs: number; heapUsed: number }[], fromMs: number, toMs: number): Pick<ServerSummary, "heapGrowthPercent" | "liveHeapMB"> {
-  const third = (toMs - fromMs) / 3;
-  const within = (a: number, b: number) => afterGc.filter((g) => g.atMs >= a && g.atMs <= b).map((g) => g.heapUsed);
-  const first = within(fromMs, fromMs + third);
-  const last = within(toMs - third, toMs);
-  const mid = (v: number[]) => (v.length === 0 ? null : median(v));
-  const a = mid(first);
-  const b = mid(last);
+  const { first, last, all } = firstAndLastThird(afterGc, fromMs, toMs);
+  const a = first.length === 0 ? null : median(first);
+  const b = last.length === 0 ? null : median(last);
   return {
-    heapGrowthPercent: first.length >= 2 && last.length >= 2 && a !== null && b !== null ? round((100 * (b - a)) / a, 1) : null,
-    liveHeapMB: { majorGcs: within(fromMs, toMs).length, firstThird: a === null ? null : round(a / 1e6, 1), lastThird: b === null ? null : round(b / 1e6, 1) },
+    heapGrowthPercent: first.length >= 2 && last.length >= 2 ? round((100 * (b! - a!)) / a!, 1) : null,
+    liveHeapMB: { majorGcs: all, firstThird: a === null ? null : round(a / 1e6, 1), lastThird: b === null ? null : round(b / 1e6, 1) },
   };
 }
 
 /** Growth (%) of the heap floor from the first third of the measured time to the last; null if too few readings. */
 function heapGrowth(samples: readonly { atMs: number; heapUsed: number }[], fromMs: number, toMs: number): number | null {
-  const third = (toMs - fromMs) / 3;
-  const floor = (a: number, b: number) => {
-    const inside = samples.filter((s) => s.atMs >= a && s.atMs <= b).map((s) => s.heapUsed);
-    return inside.length >= 3 ? Math.min(...inside) : undefined;
-  };
-  const first = floor(fromMs, fromMs + third);
-  const last = floor(toMs - third, toMs);
-  if (first === undefined || last === undefined) return null;
-  return round((100 * (last - first)) / first, 1);
+  const { first, last } = firstAndLastThird(samples, fromMs, toMs);
+  if (first.length < 3 || last.length < 3) return null;
+  const a = Math.min(...first);
+  return round((100 * (Math.min(...last) - a)) / a, 1);
 }
 
 /** The report as an aligned two-column table (what the README quotes). */
