@@ -1,4 +1,4 @@
-import { CloseCode, ErrorCode, Room, ServerError, type Client, type RoomException, type RoomMethodName } from "@colyseus/core";
+import { CloseCode, ErrorCode, Room, ServerError, TimestepException, type Client, type RoomException, type RoomMethodName } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { applyInput, type Motion } from "../../shared/movement/applyInput.js";
 import {
@@ -19,7 +19,7 @@ import { DEFAULT_MAP, MAP_NAME, MapCatalog } from "./mapCatalog.js";
 import { RoomStats } from "./roomStats.js";
 import { RoundTripProbe, type PingableSocket } from "./roundTripProbe.js";
 import { LoopStalls } from "./loopStalls.js";
-import { PatchClock } from "./patchClock.js";
+import { FixedStepClock, type StepFiring } from "./fixedStepClock.js";
 import { asksToSpectate, Spectators } from "./spectators.js";
 import { SPECTATOR_MESSAGES } from "../../shared/spectatorProtocol.js";
 
@@ -103,13 +103,17 @@ class Refusal extends ServerError {
 /** Protocol codes a client may legitimately send (see @colyseus/shared-types `Protocol`). */
 const CLIENT_PROTOCOL_CODES = new Set([10, 12, 13, 17, 18, 19, 20, 21]);
 
+/** How input frames are buffered (the tick rate is added in `onCreate`, once the settings are known). */
+const INPUT_OPTIONS = { seqField: "seq", sanitize: sanitizeMoveFrame, bufferMaxSize: 16 } as const;
+
 /**
  * The `stealth` room: authoritative planck physics on a Tiled map, guards and cameras that look through
  * the vision engine, awareness meters and detection events synced through schema.
  *
  * Create option `map` (a map name, default "demo"). Join options `spawn` (a spawn's name) and `team`.
  * Each tick (default 20 Hz): inputs -> movement -> `world.step` -> poses into the vision engine ->
- * scheduler tick -> awareness -> guard behaviour -> round -> state.
+ * scheduler tick -> awareness -> guard behaviour -> round -> state, then the patch. Ticks come from a
+ * drift-free {@link FixedStepClock} whose phase is spread over all the rooms of the process.
  *
  * Never trusts a client: input frames with NaN or Infinity are dropped, unknown or invalid messages are
  * answered with an `error` message, and every rejection is counted in {@link stats}; nothing a client
@@ -120,7 +124,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   settings: StealthRoomSettings = DEFAULT_ROOM_SETTINGS;
 
   override state = new StealthState();
-  override inputs = this.defineInput(MoveInput, { seqField: "seq", sanitize: sanitizeMoveFrame, bufferMaxSize: 16 });
+  override inputs = this.defineInput(MoveInput, INPUT_OPTIONS);
   /** Counters and tick timings (see `RoomStats`). */
   readonly stats = new RoomStats();
   /** The simulation (set in `onCreate`). */
@@ -137,7 +141,8 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   /** When this room's loop was blocked: the probe takes it off the round trips (see `RoundTripProbe`). */
   private stalls!: LoopStalls;
   /** Sends the patches (see `PatchClock`: Colyseus's `setInterval` drifts on a busy loop). */
-  private patchClock: PatchClock | undefined;
+  private loop: FixedStepClock | undefined;
+  private readonly loopWaiters: (() => void)[] = [];
   private patching = false;
   private readonly probe = new RoundTripProbe(4, undefined, (fromMs, toMs) => this.stalls.blockedWithin(fromMs, toMs));
   private readonly seats = new Map<string, Seat>();
@@ -206,10 +211,14 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
       this.sendError(client, ERROR_CODES.messageUnknown, `message type ${JSON.stringify(String(type)).slice(0, 80)} is not handled by this room; it accepts: ${CLIENT_MESSAGES.join(", ")} (movement goes through room.input())`);
     });
 
+    // The loop is our FixedStepClock rather than setFixedTimestep, so the input handshake learns the tick
+    // rate here, and the patch rate (which the SDK's clock also reads) is one patch per step.
+    this.inputs = this.defineInput(MoveInput, { ...INPUT_OPTIONS, tickRate: s.tickRate });
+    this.patchRate = 1000 / s.tickRate;
     this.stalls = new LoopStalls(1000 / s.tickRate);
-    this.setFixedTimestep(() => this.tick(), s.tickRate);
-    this.patchClock = new PatchClock(typeof this.patchRate === "number" && this.patchRate > 0 ? this.patchRate : 1000 / s.tickRate, () => this.sendPatch());
-    this.patchClock.start();
+    this.loop = new FixedStepClock(1000 / s.tickRate, (firing) => this.onLoop(firing));
+    this.loop.start();
+    this.stats.stepPhaseMs = this.loop.phaseMs;
     this.clock.setInterval(() => {
       this.probe.pingAll();
       this.recordRoundTrips();
@@ -271,13 +280,12 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   }
 
   /**
-   * Sends the patches, on the room's {@link PatchClock} (every `patchRate` ms, without drift), apart from
-   * the fixed step: counted and timed here (encoding every view and sending), since tick time does not
-   * include it.
+   * Sends the patches, right after each firing's steps (see {@link onLoop}): counted and timed here
+   * (encoding every view and sending), since tick time does not include it.
    */
   override broadcastPatch(): boolean {
     // Colyseus's own interval keeps calling this (the `patchRate` must stay a number: the SDK's clock learns
-    // it from the input handshake); only the drift-free PatchClock's calls send.
+    // it from the input handshake); only the game loop's calls send.
     if (!this.patching) return false;
     const started = performance.now();
     const changed = super.broadcastPatch();
@@ -285,7 +293,38 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     return changed;
   }
 
-  /** The PatchClock's firing: encodes every view and sends. */
+  /**
+   * One firing of the game loop (drift-free, at this room's phase among the process's rooms): the steps it
+   * owes, then one patch, so what clients receive is never older than the step that just ran. A step that
+   * throws goes to `onUncaughtException` like one from `setFixedTimestep` would, and the loop goes on.
+   */
+  private onLoop(firing: Readonly<StepFiring>): void {
+    this.stalls.late(firing.dueMs, firing.nowMs);
+    this.stats.stepsDropped += firing.dropped;
+    this.stats.stepPhaseMs = this.loop?.phaseMs ?? 0;
+    try {
+      for (let i = 0; i < firing.steps; i++) this.tick();
+    } catch (err) {
+      this.onUncaughtException(new TimestepException(err instanceof Error ? err : new Error(String(err)), `game loop step threw: ${String(err)}`), "setFixedTimestep");
+    }
+    try {
+      this.sendPatch();
+    } catch (err) {
+      this.onUncaughtException(new TimestepException(err instanceof Error ? err : new Error(String(err)), `patch threw: ${String(err)}`), "setFixedTimestep");
+    }
+    if (this.loopWaiters.length > 0) for (const resolve of this.loopWaiters.splice(0)) resolve();
+  }
+
+  /**
+   * Resolves after the game loop's next firing has run its steps and sent its patch: for tests and tools
+   * that pace themselves on the room (the room does not use Colyseus's `setFixedTimestep`, so
+   * `@colyseus/testing`'s `waitForNextTimestep` does not apply).
+   */
+  afterNextLoop(): Promise<void> {
+    return new Promise((resolve) => this.loopWaiters.push(resolve));
+  }
+
+  /** Encodes every view and sends. */
   private sendPatch(): void {
     this.patching = true;
     try {
@@ -334,7 +373,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   }
 
   override onDispose(): void {
-    this.patchClock?.stop();
+    this.loop?.stop();
     this.culling?.dispose();
     this.sim?.dispose();
   }
@@ -355,7 +394,6 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   /** One fixed step. */
   private tick(): void {
     const started = performance.now();
-    this.stalls.note(started);
     this.consumeInputs();
     const stepStarted = performance.now();
     const result = this.sim.step();

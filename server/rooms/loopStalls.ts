@@ -30,10 +30,19 @@ export class LoopStalls {
    * than the interval (catch-up steps run back to back) record nothing.
    */
   note(nowMs: number): void {
-    const excess = nowMs - this.last - this.intervalMs;
+    const due = this.last + this.intervalMs;
     this.last = nowMs;
-    if (!(excess > 0)) return;
-    this.starts[this.next] = nowMs - excess;
+    this.late(due, nowMs);
+  }
+
+  /**
+   * A timer due at `dueMs` fired at `nowMs`: for a clock that knows its grid (a `FixedStepClock`),
+   * which moves its phase now and then and would otherwise read the move as a stall.
+   */
+  late(dueMs: number, nowMs: number): void {
+    this.last = nowMs;
+    if (!(nowMs > dueMs)) return;
+    this.starts[this.next] = dueMs;
     this.ends[this.next] = nowMs;
     this.next = (this.next + 1) % this.starts.length;
     if (this.count < this.starts.length) this.count++;

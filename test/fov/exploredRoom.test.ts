@@ -39,9 +39,9 @@ describe("explored tiles in the stealth room", () => {
       input.data.facing = -Math.PI / 2;
       input.data.crouch = false;
       input.send();
-      await room.waitForNextTimestep();
+      await room.afterNextLoop();
     }
-    for (let i = 0; i < 10; i++) await room.waitForNextTimestep();
+    for (let i = 0; i < 10; i++) await room.afterNextLoop();
     await walker.waitForNextPatch();
     await mate.waitForNextPatch();
 

@@ -54,7 +54,7 @@ describe("anti-wallhack culling in the room", () => {
     };
     for (let i = 0; i < 30 && !state.players.has(b.sessionId); i++) {
       walk(-1);
-      await room.waitForNextTimestep();
+      await room.afterNextLoop();
     }
     await a.waitForNextPatch();
     expect(state.players.has(b.sessionId)).toBe(true);
@@ -64,7 +64,7 @@ describe("anti-wallhack culling in the room", () => {
     let removedAt = -1;
     for (let i = 0; i < 60 && removedAt < 0; i++) {
       walk(1);
-      await room.waitForNextTimestep();
+      await room.afterNextLoop();
       if (room.culling.sight.sees("a", b.sessionId)) lastQualified = room.state.tick;
       else if (!room.culling.has(a.sessionId, b.sessionId)) removedAt = room.state.tick;
     }

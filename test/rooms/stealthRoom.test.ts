@@ -8,6 +8,7 @@ import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback } from "../fixtures/bootLoopback.js";
 import { ticks } from "../fixtures/roomTicks.js";
+import { StepPhases } from "../../server/rooms/stepPhases.js";
 
 // One server for the file, on 127.0.0.1:2568 (files run one at a time).
 let colyseus: ColyseusTestServer;
@@ -99,7 +100,7 @@ describe("the stealth room", () => {
       input.data.moveY = 5; // clamped to the unit disc: walking speed, no faster
       input.data.facing = Math.PI / 2;
       input.send();
-      await room.waitForNextTimestep();
+      await room.afterNextLoop();
     }
     await ticks(room, 8); // the last frames are consumed, then the hold runs out
     await client.waitForNextPatch();
@@ -270,6 +271,22 @@ describe("the stealth room", () => {
     }
     expect(room.stats.exceptions).toBe(1);
     await expectStillTicking(client);
+  });
+
+  it("two rooms in one process tick at different phases of the step, each patch right after its step", async () => {
+    const a = await colyseus.createRoom<StealthRoom>("stealth", { map: "arena" });
+    const b = await colyseus.createRoom<StealthRoom>("stealth", { map: "arena" });
+    await colyseus.connectTo(a, { spawn: "behind" });
+    await colyseus.connectTo(b, { spawn: "behind" });
+    await ticks(a, 3);
+    await ticks(b, 3);
+    const rooms = StepPhases.shared.count(50);
+    expect(rooms).toBeGreaterThanOrEqual(2);
+    // Slot i of n sits at i * 50 / n ms: two live rooms are at least one slot apart.
+    expect(Math.abs(a.stats.stepPhaseMs - b.stats.stepPhaseMs)).toBeGreaterThanOrEqual(50 / rooms - 1e-9);
+    // One patch per firing, after its steps (more than one step only when the loop was late).
+    expect(a.stats.patches).toBeGreaterThanOrEqual(3);
+    expect(a.stats.patches).toBeLessThanOrEqual(a.stats.ticks);
   });
 
   it("a dropped player may reconnect within the window and keeps its character; after it, the character is gone", async () => {

@@ -63,7 +63,7 @@ describe("spectator mode", () => {
     const walkC = stepper(c);
     for (let i = 0; i < 10; i++) {
       walkC(0, i < 5 ? -1 : 1);
-      await room.waitForNextTimestep();
+      await room.afterNextLoop();
     }
     await spectator.waitForNextPatch();
 
