@@ -18,6 +18,8 @@ export interface RoomReading {
   cullingEnabled: boolean;
   cullingRange?: number;
   ticks: number;
+  /** Steps the room's game loop dropped after firing more than 5 steps late (absent from older servers). */
+  stepsDropped?: number;
   patches: number;
   tickMs: { p50: number; p99: number; max: number };
   patchMs: { p50: number; p99: number; max: number };

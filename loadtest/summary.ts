@@ -53,6 +53,8 @@ export interface ServerSummary {
   rejectedInputs: number;
   errorDisconnects: number;
   exceptions: number;
+  /** Fixed steps the rooms' game loops dropped over the whole run (fired more than 5 steps late); 0 when healthy. */
+  stepsDropped: number;
 }
 
 /** What `npm run loadtest` reports (the JSON of `--output`, and the table). */
@@ -181,6 +183,7 @@ function serverSummary(run: RunRecord): ServerSummary | null {
     rejectedInputs: sum((r) => r.rejected.total),
     errorDisconnects: sum((r) => r.errorDisconnects),
     exceptions: sum((r) => r.exceptions),
+    stepsDropped: sum((r) => r.stepsDropped ?? 0),
   };
 }
 
@@ -269,6 +272,7 @@ export function formatTable(s: LoadTestSummary): string {
     const c = v.culling;
     add("leaks / pop-ins / misses", c.auditedClientTicks === 0 ? `${c.leaks} / ${c.popIns} / ${c.misses} (NOT audited: 0 proves nothing)` : `${c.leaks} / ${c.popIns} / ${c.misses} (${c.auditedClientTicks} client-ticks audited)`);
     add("rejected inputs, error closes, exceptions", `${v.rejectedInputs}, ${v.errorDisconnects}, ${v.exceptions}`);
+    add("steps dropped by late loops (whole run)", String(v.stepsDropped));
   }
   add("load generator", `${s.generator.cpuPercentOfCore}% of a core, loop lag p99 ${s.generator.loopLagP99Ms} ms${s.generator.loopLagP99Ms > 50 ? " (saturated: its round trips and rates are partly its own)" : ""}`);
   const width = Math.max(...rows.map(([label]) => label.length));

@@ -140,7 +140,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   private readonly views = new Map<string, StateView>();
   /** When this room's loop was blocked: the probe takes it off the round trips (see `RoundTripProbe`). */
   private stalls!: LoopStalls;
-  /** Sends the patches (see `PatchClock`: Colyseus's `setInterval` drifts on a busy loop). */
+  /** The game loop: drift-free steps at this room's phase, each firing followed by its patch (see `FixedStepClock`). */
   private loop: FixedStepClock | undefined;
   private readonly loopWaiters: (() => void)[] = [];
   private patching = false;

@@ -31,6 +31,7 @@ export class PrometheusMetrics {
     g("sightline_room_guards", "Guards in the room (the map's plus generated ones).", room);
     g("sightline_room_culling_enabled", "1 when the room culls views, 0 when every view holds everything.", room);
     c("sightline_room_ticks_total", "Fixed simulation steps run.", room);
+    c("sightline_room_steps_dropped_total", "Fixed steps the game loop dropped after firing more than 5 steps late (simulated time fell behind; 0 when healthy).", room);
     g("sightline_room_tick_seconds", "Fixed step (inputs + simulation + culling + schema updates; not the patch) over the last 1200 ticks, by quantile (1 = max).", quantile);
     g("sightline_room_patch_seconds", "Patch broadcast (encoding every client's view and sending) over the last 1200 patches, by quantile (1 = max).", quantile);
     g("sightline_room_culling_seconds", "Culling part of the tick over the last 1200 ticks, by quantile (1 = max).", quantile);
@@ -91,6 +92,7 @@ export class PrometheusMetrics {
       this.gauge("sightline_room_guards", r.sim.guards.length, room);
       this.gauge("sightline_room_culling_enabled", r.culling instanceof EverythingVisible ? 0 : 1, room);
       this.counter("sightline_room_ticks_total", s.ticks, room);
+      this.counter("sightline_room_steps_dropped_total", s.stepsDropped, room);
       quantiles("sightline_room_tick_seconds", s.tickTime());
       quantiles("sightline_room_culling_seconds", s.cullTime());
       quantiles("sightline_room_patch_seconds", s.patchTime());

@@ -72,6 +72,7 @@ describe("server figures", () => {
     expect(mine("sightline_room_culling_enabled")[0]!.value).toBe(1);
     expect(mine("sightline_room_patches_total")[0]!.value).toBeGreaterThanOrEqual(4);
     expect(mine("sightline_room_ticks_total")[0]!.value).toBeGreaterThan(0);
+    expect(Number.isInteger(mine("sightline_room_steps_dropped_total")[0]!.value)).toBe(true); // exposed (its value depends on the machine)
     expect(mine("sightline_room_culling_audited_client_ticks_total")[0]!.value).toBeGreaterThan(0);
     expect(exposed.get("sightline_process_cpu_seconds_total")!.map((s) => s.labels).sort()).toEqual(['{mode="system"}', '{mode="user"}']);
     expect(exposed.get("sightline_event_loop_lag_seconds")!.map((s) => s.labels).sort()).toEqual(['{quantile="0.5"}', '{quantile="0.99"}', '{quantile="1"}']);
