@@ -1,6 +1,6 @@
 /**
  * room-tick: what one tick of the demo room costs with 8 players, as the room itself measures it
- * (inputs + simulation + state sync; the patch encode runs on its own clock and is not included) and the
+ * (inputs + simulation + state sync; the patch that follows each firing is timed apart and not included) and the
  * simulation step inside it, with
  * 8 real SDK clients over loopback WebSocket, next to the bare simulation stepping 8 players driven by the
  * same bot policy with no Colyseus at all. Both run the same number of ticks; p50 / p99 / max in ms.
