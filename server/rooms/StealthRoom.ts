@@ -215,7 +215,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     // rate here, and the patch rate (which the SDK's clock also reads) is one patch per step.
     this.inputs = this.defineInput(MoveInput, { ...INPUT_OPTIONS, tickRate: s.tickRate });
     this.patchRate = 1000 / s.tickRate;
-    this.stalls = new LoopStalls(1000 / s.tickRate);
+    this.stalls = new LoopStalls();
     this.loop = new FixedStepClock(1000 / s.tickRate, (firing) => this.onLoop(firing));
     this.loop.start();
     this.stats.stepPhaseMs = this.loop.phaseMs;
@@ -305,14 +305,19 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     try {
       for (let i = 0; i < firing.steps; i++) this.tick();
     } catch (err) {
-      this.onUncaughtException(new TimestepException(err instanceof Error ? err : new Error(String(err)), `game loop step threw: ${String(err)}`), "setFixedTimestep");
+      this.reportLoopError("step", err);
     }
     try {
       this.sendPatch();
     } catch (err) {
-      this.onUncaughtException(new TimestepException(err instanceof Error ? err : new Error(String(err)), `patch threw: ${String(err)}`), "setFixedTimestep");
+      this.reportLoopError("patch", err);
     }
     if (this.loopWaiters.length > 0) for (const resolve of this.loopWaiters.splice(0)) resolve();
+  }
+
+  private reportLoopError(part: "step" | "patch", err: unknown): void {
+    const cause = err instanceof Error ? err : new Error(String(err));
+    this.onUncaughtException(new TimestepException(cause, `game loop ${part} threw: ${cause.message}`), "setFixedTimestep");
   }
 
   /**

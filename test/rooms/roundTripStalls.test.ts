@@ -20,13 +20,13 @@ class FakeSocket implements PingableSocket {
 }
 
 describe("round trips across the server's own stalls", () => {
-  it("a late timer records its lateness as a stall ending where it fired; catch-up calls record nothing", () => {
-    const stalls = new LoopStalls(50);
-    stalls.note(0);
-    stalls.note(50);
-    stalls.note(551); // 501 ms after the last: blocked 451 ms, from 100 to 551
-    stalls.note(553); // a catch-up step right after
-    stalls.note(600);
+  it("a late firing records its lateness as a stall ending where it fired; on-time firings record nothing", () => {
+    const stalls = new LoopStalls();
+    stalls.late(0, 0);
+    stalls.late(50, 50);
+    stalls.late(100, 551); // due at 100, fired at 551: blocked 451 ms
+    stalls.late(600, 599); // a timer may fire a little early: nothing
+    stalls.late(650, 650);
     expect(stalls.blockedWithin(0, 1000)).toBeCloseTo(451, 6);
     expect(stalls.blockedWithin(300, 400)).toBeCloseTo(100, 6);
     expect(stalls.blockedWithin(0, 100)).toBe(0);
@@ -34,31 +34,31 @@ describe("round trips across the server's own stalls", () => {
   });
 
   it("forgets the oldest stalls beyond its capacity", () => {
-    const stalls = new LoopStalls(10, 2);
+    const stalls = new LoopStalls(2);
     let t = 0;
     for (const late of [5, 7, 9]) {
-      stalls.note(t);
-      t += 10 + late;
+      t += 10;
+      stalls.late(t, t + late);
+      t += late;
     }
-    stalls.note(t);
     expect(stalls.blockedWithin(-1, t + 1)).toBeCloseTo(7 + 9, 6);
   });
 
   it("a pong read after a 500 ms stall counts the client's round trip, not the stall", () => {
     let now = 0;
-    const stalls = new LoopStalls(50);
+    const stalls = new LoopStalls();
     const probe = new RoundTripProbe(4, () => now, (a, b) => stalls.blockedWithin(a, b));
     const naive = new RoundTripProbe(4, () => now);
     const socket = new FakeSocket();
     const other = new FakeSocket();
-    stalls.note(now);
+    stalls.late(0, now);
     probe.watch("c", socket); // pings at t = 0
     naive.watch("c", other);
     now = 50;
-    stalls.note(now);
+    stalls.late(50, now);
     // The pong arrived at t = 56 but the loop was blocked from 55 to 555: it is read at 555.
     now = 555;
-    stalls.note(now);
+    stalls.late(100, now);
     expect(probe.estimate("c")).toBeUndefined(); // no pong yet
     socket.pong();
     other.pong();
@@ -70,20 +70,20 @@ describe("round trips across the server's own stalls", () => {
 
   it("a ping still in flight through a stall does not inflate the estimate by the stall", () => {
     let now = 0;
-    const stalls = new LoopStalls(50);
+    const stalls = new LoopStalls();
     const probe = new RoundTripProbe(4, () => now, (a, b) => stalls.blockedWithin(a, b));
     const socket = new FakeSocket();
-    stalls.note(now);
+    stalls.late(0, now);
     probe.watch("c", socket);
     now = 20;
     socket.pong(); // 20 ms
     now = 1000;
-    stalls.note(now); // blocked from 50 to 1000
+    stalls.late(50, now); // blocked from 50 to 1000
     probe.pingAll(); // ping sent at 1000
     now = 1050;
-    stalls.note(now);
+    stalls.late(1050, now);
     now = 1600;
-    stalls.note(now); // blocked from 1100 to 1600, with the ping out
+    stalls.late(1100, now); // blocked from 1100 to 1600, with the ping out
     expect(probe.estimate("c")).toBeCloseTo(100, 6); // 1050 .. 1100 and the gap before the late firing
     now = 1630;
     expect(probe.estimate("c")).toBeCloseTo(130, 6); // a ping that is truly late still raises it
