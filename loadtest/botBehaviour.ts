@@ -1,4 +1,4 @@
-import { wrapAngle } from "../shared/math/angle.js";
+import { wrapAngle } from "sightline";
 import type { NavGrid, Waypoint } from "../server/sim/navGrid.js";
 import type { StealthMap } from "../server/sim/tiledMap.js";
 

@@ -1,5 +1,5 @@
 import { createHistogram, monitorEventLoopDelay } from "node:perf_hooks";
-import { seededRandom } from "../shared/math/seededRandom.js";
+import { seededRandom } from "../shared/seededRandom.js";
 import { Bot, type BotContext, type ViewTally } from "./bot.js";
 import { BOT_KINDS } from "./botBehaviour.js";
 import { ErrorTally } from "./errorTally.js";

@@ -4,7 +4,7 @@
  * and off-axis angle, plus a crouching target and one sensed only behind the guard's back. One JSON line
  * per distance; seconds, or null when never spotted within 60 s. The README's table comes from here.
  */
-import { AwarenessModel, type Sighting } from "../../server/vision/index.js";
+import { AwarenessModel, type Sighting } from "sightline";
 
 const DT = 1 / 20;
 

@@ -1,5 +1,5 @@
 import { Body, Box, Circle, Vec2, World } from "planck";
-import { seededRandom } from "../../shared/math/seededRandom.js";
+import { seededRandom } from "../../shared/seededRandom.js";
 
 export const WALL = 0x0001;
 export const GUARD = 0x0002;

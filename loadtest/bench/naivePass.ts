@@ -1,5 +1,5 @@
 import { Vec2 } from "planck";
-import { silhouettePoints } from "../../shared/math/tangent.js";
+import { silhouettePoints } from "sightline";
 import { WALL, type BenchAgent, type BenchLevel } from "./benchLevel.js";
 
 /** The seeds' loop: every guard against every player, angles by atan2, closest-hit rays. */

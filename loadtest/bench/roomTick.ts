@@ -16,7 +16,7 @@ import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { NavGrid, type Waypoint } from "../../server/sim/navGrid.js";
 import { buildMapWorld, CATEGORY } from "../../server/sim/mapWorld.js";
 import type { StealthMap } from "../../server/sim/tiledMap.js";
-import { seededRandom } from "../../shared/math/seededRandom.js";
+import { seededRandom } from "../../shared/seededRandom.js";
 
 const PLAYERS = 8;
 const SECONDS = Number(process.env.BENCH_ROOM_SECONDS ?? 20);

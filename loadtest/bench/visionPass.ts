@@ -9,8 +9,7 @@
  * Also `losUs`: our LineOfSight on the floor's very segments, to price one ray in situ.
  */
 import { Vec2, type Fixture } from "planck";
-import { LineOfSight } from "../../server/vision/lineOfSight.js";
-import { VisionSystem } from "../../server/vision/index.js";
+import { LineOfSight, VisionSystem } from "sightline";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
 import { median } from "./percentile.js";
 import { NaivePass } from "./naivePass.js";

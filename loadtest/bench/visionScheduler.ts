@@ -8,7 +8,7 @@
  * pair becomes truly visible to the first tick `canSee` says so (0 = the same tick), p50/p99/max, plus
  * the glimpses never detected before they ended.
  */
-import { AwarenessModel, VisionSystem } from "../../server/vision/index.js";
+import { AwarenessModel, VisionSystem } from "sightline";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
 import { NaivePass } from "./naivePass.js";
 import { percentile } from "./percentile.js";

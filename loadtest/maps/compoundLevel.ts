@@ -1,4 +1,4 @@
-import { seededRandom } from "../../shared/math/seededRandom.js";
+import { seededRandom } from "../../shared/seededRandom.js";
 
 /**
  * The compound: a 128 x 96 m stealth level sized for a full room (25 players and 64 guards), the map of

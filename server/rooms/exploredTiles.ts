@@ -1,6 +1,5 @@
 import type { MapSchema } from "@colyseus/schema";
-import { TileVision } from "../../shared/fov/tileVision.js";
-import type { OpacityGrid } from "../../shared/fov/opacityGrid.js";
+import { TileVision, type OpacityGrid } from "sightline/fov";
 import { sightGridOf } from "../sim/sightGrid.js";
 import type { StealthMap } from "../sim/tiledMap.js";
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { ERROR_CODES } from "../../shared/protocol.js";
 import { RAY_FLOATS, SPECTATOR_MESSAGES, type ReceivedEntities } from "../../shared/spectatorProtocol.js";
 import { OWNER, type PlayerState, type StealthState } from "../../shared/schema.js";
-import type { RayLog } from "../vision/rayLog.js";
+import type { RayLog } from "sightline";
 
 /** Shortest spectator token accepted, characters: a spectator sees everything, so it must not be guessable. */
 export const MIN_SPECTATOR_TOKEN = 16;

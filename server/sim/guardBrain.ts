@@ -1,6 +1,5 @@
-import { wrapAngle } from "../../shared/math/angle.js";
-import { seededRandom } from "../../shared/math/seededRandom.js";
-import type { ObserverState } from "../vision/awareness.js";
+import { wrapAngle, type ObserverState } from "sightline";
+import { seededRandom } from "../../shared/seededRandom.js";
 import type { NavGrid, Waypoint } from "./navGrid.js";
 import type { PatrolRoute } from "./patrolRoute.js";
 

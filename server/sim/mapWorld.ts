@@ -1,6 +1,6 @@
 import { Box, Polygon, Vec2, World, type Body } from "planck";
 import type { StealthMap } from "./tiledMap.js";
-import { signedArea, triangulate, type Vec } from "./triangulate.js";
+import { convexPieces, type Point as Vec } from "sightline/occluders";
 
 /**
  * Collision categories of the stealth simulation. Sight is blocked by WALL only (the vision engine's
@@ -16,9 +16,6 @@ export const CATEGORY = Object.freeze({
 
 /** The vision `opaqueMask` that goes with {@link CATEGORY}. */
 export const SIGHT_BLOCKERS = CATEGORY.WALL;
-
-/** Outlines with more vertices than this are triangulated even when convex (planck allows 12; 8 keeps fixtures small). */
-const MAX_POLYGON_VERTICES = 8;
 
 export interface MapWorld {
   world: World;
@@ -62,25 +59,4 @@ export function buildMapWorld(map: StealthMap): MapWorld {
     return body;
   });
   return { world, level, exits, fixtureCount };
-}
-
-/** The outline itself when it is a small convex polygon, else its triangles. */
-function convexPieces(outline: Vec[]): Vec[][] {
-  if (outline.length <= MAX_POLYGON_VERTICES && isConvex(outline)) return [outline];
-  return triangulate(outline);
-}
-
-function isConvex(pts: Vec[]): boolean {
-  if (pts.length < 3 || Math.abs(signedArea(pts)) < 1e-12) return false;
-  let sign = 0;
-  for (let i = 0; i < pts.length; i++) {
-    const a = pts[i]!;
-    const b = pts[(i + 1) % pts.length]!;
-    const c = pts[(i + 2) % pts.length]!;
-    const cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
-    if (Math.abs(cross) < 1e-12) continue;
-    if (sign === 0) sign = Math.sign(cross);
-    else if (Math.sign(cross) !== sign) return false;
-  }
-  return true;
 }

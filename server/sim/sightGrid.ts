@@ -1,5 +1,4 @@
-import { rasterizeOpacity } from "../../shared/fov/rasterizeOpacity.js";
-import type { OpacityGrid } from "../../shared/fov/opacityGrid.js";
+import { rasterizeOpacity, type OpacityGrid } from "sightline/fov";
 import type { StealthMap } from "./tiledMap.js";
 
 /**

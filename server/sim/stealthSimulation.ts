@@ -1,8 +1,6 @@
 import { Circle, Vec2, type Body } from "planck";
 import { DEFAULT_MOVEMENT_RULES, type MovementRules, type Motion } from "../../shared/movement/applyInput.js";
-import { AwarenessModel, type AwarenessOptions, type DetectionEvent, type ObserverState } from "../vision/awareness.js";
-import type { VisionOptions, VisionTickReport } from "../vision/types.js";
-import { VisionSystem } from "../vision/visionSystem.js";
+import { AwarenessModel, VisionSystem, type AwarenessOptions, type DetectionEvent, type ObserverState, type VisionOptions, type VisionTickReport } from "sightline";
 import { cameraFacing } from "./cameraSweep.js";
 import { DEFAULT_GUARD_RULES, GuardBrain, type GuardCommand, type GuardRules, type GuardSenses } from "./guardBrain.js";
 import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS, type MapWorld } from "./mapWorld.js";

@@ -1,4 +1,4 @@
-import { seededRandom } from "../../shared/math/seededRandom.js";
+import { seededRandom } from "../../shared/seededRandom.js";
 import type { NavGrid, Waypoint } from "./navGrid.js";
 import { PLACEMENT_DEFAULTS, type GuardPlacement } from "./tiledMap.js";
 

@@ -1,8 +1,21 @@
-export { VisionSystem } from "./visionSystem.js";
-export { LineOfSight } from "./lineOfSight.js";
-export { RayLog } from "./rayLog.js";
+/**
+ * `sightline`: the vision engine and the awareness model.
+ *
+ * - {@link VisionSystem}: who can see whom, exactly (range, cone or proximity, then line-of-sight rays
+ *   against a planck `World` or the `Occluders` of `sightline/occluders`), with a budgeted, fair scheduler.
+ * - {@link AwarenessModel}: per (observer, target) detection meters, observer states and detection
+ *   events, fed with the engine's sightings.
+ *
+ * Units: meters, radians (0 = +x, counter-clockwise positive), ticks.
+ */
+export { VisionSystem, DEFAULT_VISION_OPTIONS } from "./visionSystem.js";
 export { MAX_SAMPLES } from "./specValidation.js";
 export type { ObservableSpec, ObserverSpec, Point, VisionOptions, VisionTickReport } from "./types.js";
-export { AwarenessModel, DEFAULT_AWARENESS_OPTIONS, fillRate } from "./awareness.js";
+export type { RayLog } from "./rayLog.js";
+export { AwarenessModel, DEFAULT_AWARENESS_OPTIONS } from "./awareness.js";
 export type { AwarenessOptions, DetectionEvent, DetectionEventType, ObserverState, Sighting } from "./awareness.js";
-export { DEFAULT_VISION_OPTIONS } from "./visionSystem.js";
+export { wrapAngle, angularDistance } from "../../shared/math/angle.js";
+/** @internal The engine's ray caster over a planck World, for benchmarks that price one ray. */
+export { LineOfSight } from "./lineOfSight.js";
+/** @internal Silhouette sample points of a disc seen from a point, for benchmark peers. */
+export { silhouettePoints } from "../../shared/math/tangent.js";

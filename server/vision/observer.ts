@@ -1,9 +1,10 @@
-import type { Body, Fixture } from "planck";
+import type { Body } from "planck";
+import type { Blocker } from "./sightMedium.js";
 import type { Observable } from "./observable.js";
 import type { PairSighting } from "./pairSighting.js";
 import { Sector } from "../../shared/math/sector.js";
 
-/** The engine's record of one observer: its spec, its cone, and what it saw at its last evaluation. */
+/** The engine's record of one observer: its spec, its cone, and what it saw at its last evaluation. @internal */
 export class Observer {
   readonly id: string;
   x = 0;
@@ -43,7 +44,7 @@ export class Observer {
   readonly candidates: Observable[] = [];
   candidateCount = 0;
   /** Temporal coherence: the fixture that last hid each target from this observer. */
-  readonly blockers = new Map<Observable, Fixture>();
+  readonly blockers = new Map<Observable, Blocker>();
 
   constructor(id: string) {
     this.id = id;

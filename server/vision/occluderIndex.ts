@@ -1,4 +1,7 @@
 import { AABB, DynamicTree, type Body, type Fixture, type World } from "planck";
+import { blocksSight } from "../planck/fixtureOpacity.js";
+import { boundingRadius } from "../planck/internals.js";
+import type { AreaListener } from "./sightMedium.js";
 
 /** A fixture child in the static occluder tree (the same shape as planck's broadphase proxies). */
 interface OccluderProxy {
@@ -30,7 +33,6 @@ interface MovingEntry {
  */
 export const MOVING_OCCLUDER_LIMIT = 48;
 
-type AreaListener = (minX: number, minY: number, maxX: number, maxY: number) => void;
 
 /**
  * The level's occluders, split for fast sight rays.
@@ -48,6 +50,7 @@ type AreaListener = (minX: number, minY: number, maxX: number, maxY: number) => 
  * - `refresh()` (the engine calls it every tick) also catches what planck does not announce: a static
  *   body moved, re-typed or deactivated, a filter or sensor flag changed. It reports the areas where
  *   occluders changed, so the scheduler re-evaluates the observers looking there.
+ * @internal
  */
 export class OccluderIndex {
   readonly tree = new DynamicTree<OccluderProxy>();
@@ -234,7 +237,7 @@ export class OccluderIndex {
   }
 
   private isOpaque(fixture: Fixture): boolean {
-    return !fixture.isSensor() && (fixture.getFilterCategoryBits() & this.opaqueMask) !== 0 && fixture.getBody()!.isActive();
+    return blocksSight(fixture, this.opaqueMask) && fixture.getBody()!.isActive();
   }
 
   private announce(box: { lowerBound: { x: number; y: number }; upperBound: { x: number; y: number } }): void {
@@ -244,16 +247,4 @@ export class OccluderIndex {
   private announceBox(minX: number, minY: number, maxX: number, maxY: number): void {
     this.listener?.(minX, minY, maxX, maxY);
   }
-}
-
-/** Distance from the body origin to the farthest point of the fixture's shape, meters. */
-function boundingRadius(fixture: Fixture): number {
-  const shape = fixture.getShape() as unknown as {
-    m_type: string; m_radius: number; m_p?: { x: number; y: number };
-    m_vertices?: { x: number; y: number }[]; m_vertex1?: { x: number; y: number }; m_vertex2?: { x: number; y: number };
-  };
-  const points = shape.m_type === "circle" ? [shape.m_p!] : shape.m_type === "edge" ? [shape.m_vertex1!, shape.m_vertex2!] : shape.m_vertices ?? [];
-  let r = 0;
-  for (const v of points) r = Math.max(r, Math.hypot(v.x, v.y));
-  return r;
 }

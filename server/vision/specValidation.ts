@@ -1,24 +1,10 @@
 import { Body } from "planck";
 import type { ObservableSpec, ObserverSpec, Point } from "./types.js";
+import { fail, finite, nonEmptyString } from "../../shared/validation/rangeChecks.js";
 
 /** Largest `samples` accepted: beyond this the silhouette is sampled finer than any ray budget affords. */
 export const MAX_SAMPLES = 63;
 
-function fail(field: string, rule: string, value: unknown): never {
-  throw new RangeError(`${field} ${rule} (got ${describe(value)})`);
-}
-
-function describe(value: unknown): string {
-  if (typeof value === "number") return String(value);
-  if (value === null) return "null";
-  if (typeof value === "object") return Array.isArray(value) ? "an array" : "an object";
-  return typeof value === "string" ? JSON.stringify(value) : typeof value;
-}
-
-function finite(field: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isFinite(value)) fail(field, "must be a finite number", value);
-  return value;
-}
 
 export function checkPoint(field: string, value: unknown): Point {
   if (typeof value !== "object" || value === null) fail(field, "must be an object {x, y} in meters", value);
@@ -28,8 +14,14 @@ export function checkPoint(field: string, value: unknown): Point {
 
 export function checkBody(field: string, value: unknown): Body | undefined {
   if (value === undefined) return undefined;
-  if (!(value instanceof Body)) fail(field, "must be a planck Body", value);
-  return value;
+  if (value instanceof Body) return value;
+  if (typeof value === "object" && value !== null && typeof (value as { getFixtureList?: unknown }).getFixtureList === "function") {
+    throw new RangeError(
+      `${field} is a planck Body from another copy of planck than the one sightline imports (two installs, or ` +
+        "planck's CommonJS and ES module builds side by side): make your code and sightline resolve the same planck (`npm ls planck`).",
+    );
+  }
+  return fail(field, "must be a planck Body", value);
 }
 
 /** Validates the fields present in `spec`; throws a RangeError naming the first bad one. */
@@ -93,6 +85,5 @@ export function checkObservableFields(spec: Partial<ObservableSpec>, mergedSampl
 }
 
 export function checkId(kind: string, id: unknown): string {
-  if (typeof id !== "string" || id.length === 0) fail(`${kind} id`, "must be a non-empty string", id);
-  return id;
+  return nonEmptyString(`${kind} id`, id);
 }

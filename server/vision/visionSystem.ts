@@ -1,6 +1,9 @@
-import type { Fixture, World } from "planck";
+import type { World } from "planck";
+import type { Occluders } from "../occluders/occluders.js";
 import { silhouettePoints, type SilhouetteOut } from "../../shared/math/tangent.js";
-import { LineOfSight } from "./lineOfSight.js";
+import { fail } from "../../shared/validation/rangeChecks.js";
+import type { Blocker, SightMedium } from "./sightMedium.js";
+import { sightMediumFor } from "./sightMediumFor.js";
 import { Observable } from "./observable.js";
 import { ObservableIndex } from "./observableIndex.js";
 import { PendingQueue } from "./pendingQueue.js";
@@ -91,7 +94,9 @@ export class VisionSystem {
   /** Observers densely packed for iteration; `Observer.slot` indexes it. */
   private readonly observerList: Observer[] = [];
   private readonly index = new ObservableIndex();
-  private readonly los: LineOfSight;
+  private readonly los: SightMedium;
+  /** False on occluders: there are no bodies to exclude from rays or end them on. */
+  private readonly bodies: boolean;
   private readonly options: Required<VisionOptions>;
   // Read for every candidate of every observer every tick: kept as plain fields.
   private readonly loseRangeMargin: number;
@@ -144,17 +149,21 @@ export class VisionSystem {
   };
 
   /**
+   * @param world what blocks sight: a planck `World` (its fixtures, moving ones included, filtered by
+   * `opaqueMask`; the caller steps it), or an `Occluders` from `sightline/occluders` for a game without
+   * physics (then specs take no `body`). Anything else throws a RangeError saying what was expected.
    * @param options scheduler budget, aging, hysteresis and sight options; see {@link VisionOptions}.
    * Invalid options throw a RangeError naming the field.
    */
-  constructor(world: World, options: VisionOptions = {}) {
+  constructor(world: World | Occluders, options: VisionOptions = {}) {
     this.options = checkOptions(options);
     this.loseRangeMargin = this.options.loseRangeMargin;
     this.loseAngleMargin = this.options.loseAngleMargin;
     this.hysteresis = this.loseRangeMargin > 0 || this.loseAngleMargin > 0;
-    this.los = new LineOfSight(world, this.options.opaqueMask);
+    this.los = sightMediumFor(world, options.opaqueMask);
+    this.bodies = this.los.hasBodies;
     // Occluders that appear, vanish, move or change filter make the observers looking there pending.
-    this.los.occluders.onAreaChanged((minX, minY, maxX, maxY) => this.markDirty(minX, minY, maxX, maxY));
+    this.los.onAreaChanged((minX, minY, maxX, maxY) => this.markDirty(minX, minY, maxX, maxY));
     this.setRecordRays(this.options.recordRays === true);
   }
 
@@ -186,6 +195,7 @@ export class VisionSystem {
   addObserver(id: string, spec: ObserverSpec): void {
     checkId("observer", id);
     checkObserverComplete(spec);
+    this.checkBodyAllowed("ObserverSpec", spec);
     if (this.observers.has(id)) throw new RangeError(`observer id ${JSON.stringify(id)} is already registered`);
     const o = new Observer(id);
     this.applyObserver(o, spec);
@@ -200,6 +210,7 @@ export class VisionSystem {
     const o = this.observers.get(id);
     if (o === undefined) throw new RangeError(`observer id ${JSON.stringify(id)} is not registered`);
     checkObserverFields(patch);
+    this.checkBodyAllowed("ObserverSpec", patch);
     this.applyObserver(o, patch);
     o.changedAt = this.tickCount + 1;
   }
@@ -231,6 +242,8 @@ export class VisionSystem {
     const radius = spec.radius ?? 0;
     const samples = spec.samples ?? (radius > 0 ? 3 : 1);
     checkObservableFields(spec, samples, spec.required ?? 1);
+    this.checkBodyAllowed("ObservableSpec", spec);
+    if (spec.body === undefined) this.checkNotInsideMovingBody(spec.position);
     const t = new Observable(id);
     this.applyObservable(t, spec);
     t.changedAt = this.tickCount + 1;
@@ -245,6 +258,8 @@ export class VisionSystem {
     const radius = patch.radius ?? t.radius;
     const samples = patch.samples ?? (t.samplesSpec !== 0 ? t.samplesSpec : radius > 0 ? 3 : 1);
     checkObservableFields(patch, samples, patch.required ?? t.required);
+    this.checkBodyAllowed("ObservableSpec", patch);
+    if ("body" in patch && patch.body === undefined) this.checkNotInsideMovingBody(patch.position ?? { x: t.x, y: t.y });
     const oldX = t.x;
     const oldY = t.y;
     this.applyObservable(t, patch);
@@ -291,6 +306,27 @@ export class VisionSystem {
       this.index.remove(t);
       this.observables.delete(id);
     }
+  }
+
+  /** Bodies only mean something in a planck world: on occluders a `body` is a mistake worth naming. */
+  private checkBodyAllowed(kind: string, spec: { body?: unknown }): void {
+    if (!this.bodies && spec.body !== undefined) {
+      fail(`${kind}.body`, "needs a VisionSystem built on a planck World (this one is built on Occluders, which have no bodies)", spec.body);
+    }
+  }
+
+  /**
+   * An observable left without its body, standing inside that body's opaque fixture, would have every ray
+   * to it stopped by its own fixture: seen by nobody, silently. Refused instead, with the fix.
+   */
+  private checkNotInsideMovingBody(at: { x: number; y: number }): void {
+    if (!this.bodies || this.los.movingBodyAt(at.x, at.y) === null) return;
+    fail(
+      "ObservableSpec.body",
+      `is required here: (${at.x}, ${at.y}) lies inside an opaque fixture of a moving body, which would hide the observable from everyone. ` +
+        "Pass that body as `body` (its fixtures are then the target), or put the fixture on a category outside opaqueMask",
+      undefined,
+    );
   }
 
   /**
@@ -549,7 +585,7 @@ export class VisionSystem {
   }
 
   /** True when `fixture` alone blocks more than `samples - required` of the pair's sample rays. */
-  private hiddenBy(o: Observer, t: Observable, fixture: Fixture): boolean {
+  private hiddenBy(o: Observer, t: Observable, fixture: Blocker): boolean {
     if (!this.los.canBlock(fixture, o.body, t.body)) return false;
     const n = t.samples;
     const allowedClear = t.required - 1;
@@ -583,9 +619,9 @@ export class VisionSystem {
   }
 
   /** One sample ray against one fixture already known to be able to block (`LineOfSight.canBlock`). */
-  private fixtureBlocksRay(o: Observer, t: Observable, fixture: Fixture, px: number, py: number): boolean {
+  private fixtureBlocksRay(o: Observer, t: Observable, fixture: Blocker, px: number, py: number): boolean {
     const end = t.body === null ? 1 : this.los.entryFraction(o.x, o.y, px, py, t.body);
-    return this.los.fixtureCrosses(fixture, o.x, o.y, px, py, end);
+    return this.los.crosses(fixture, o.x, o.y, px, py, end);
   }
 
   /** Whether an occluder change reported since the last tick overlaps the observer's reach. */
@@ -802,7 +838,7 @@ export class VisionSystem {
     const end = t.body === null ? 1 : this.los.entryFraction(o.x, o.y, px, py, t.body);
     if (this.cacheAllowed) {
       const hint = o.blockers.get(t);
-      if (hint !== undefined && this.los.fixtureBlocks(hint, o.x, o.y, px, py, o.body, t.body, end)) return false;
+      if (hint !== undefined && this.los.canBlock(hint, o.body, t.body) && this.los.crosses(hint, o.x, o.y, px, py, end)) return false;
     }
     const clear = !this.los.blocked(o.x, o.y, px, py, o.body, t.body, end);
     if (!clear && this.cacheAllowed) o.blockers.set(t, this.los.lastBlocker!);

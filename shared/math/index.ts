@@ -3,5 +3,4 @@ export { circleIntersectsDisc } from "./disc.js";
 export { distanceSqToSegment } from "./segment.js";
 export { Sector, circleIntersectsSector } from "./sector.js";
 export { silhouettePoints, type SilhouetteOut } from "./tangent.js";
-export { seededRandom } from "./seededRandom.js";
 export { occludes, occlusionClearance, occlusionMargin } from "./umbra.js";

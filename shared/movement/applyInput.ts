@@ -1,4 +1,4 @@
-import { wrapAngle } from "../math/angle.js";
+import { wrapAngle } from "sightline";
 import type { MoveIntent } from "../protocol.js";
 
 /** Server-owned movement rules, shared with predicting clients so both integrate the same way. */

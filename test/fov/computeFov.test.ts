@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeFov, type FovGrid, type FovOptions } from "../../shared/fov/index.js";
-import { seededRandom } from "../../shared/math/seededRandom.js";
+import { seededRandom } from "../../shared/seededRandom.js";
 import { asciiGrid, drawReveal } from "../fixtures/asciiGrid.js";
 import { cellularCave } from "../fixtures/caves.js";
 

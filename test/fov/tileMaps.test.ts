@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { greedyMesh } from "../../server/sim/greedyMesh.js";
+import { greedyMesh } from "../../shared/tiled/greedyMesh.js";
 import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS } from "../../server/sim/mapWorld.js";
 import { NavGrid, type Waypoint } from "../../server/sim/navGrid.js";
 import { sightGridOf } from "../../server/sim/sightGrid.js";
 import { loadMapFile, parseTiledMap, type StealthMap } from "../../server/sim/tiledMap.js";
 import { VisionSystem } from "../../server/vision/index.js";
 import { computeFov } from "../../shared/fov/index.js";
-import { seededRandom } from "../../shared/math/seededRandom.js";
+import { seededRandom } from "../../shared/seededRandom.js";
 import { cellularCave } from "../fixtures/caves.js";
 
 const VAULT = "server/maps/vault.tmj";

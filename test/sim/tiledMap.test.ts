@@ -4,10 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { greedyMesh } from "../../server/sim/greedyMesh.js";
+import { greedyMesh } from "../../shared/tiled/greedyMesh.js";
 import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS } from "../../server/sim/mapWorld.js";
 import { loadMapFile, loadMapsDir, MapError, parseTiledMap } from "../../server/sim/tiledMap.js";
-import { signedArea, triangulate } from "../../server/sim/triangulate.js";
 import { VisionSystem } from "../../server/vision/index.js";
 
 const DEMO = "server/maps/demo.tmj";
@@ -183,18 +182,7 @@ describe("solid tile layers become a few merged rectangles", () => {
   });
 });
 
-describe("triangulation keeps concave walls concave", () => {
-  it("splits random simple (star-shaped) polygons into triangles of the same total area, either winding", () => {
-    fc.assert(fc.property(fc.array(fc.double({ min: 0.3, max: 5, noNaN: true }), { minLength: 3, maxLength: 16 }), fc.boolean(), (radii, reverse) => {
-      let pts = radii.map((r, i) => ({ x: r * Math.cos((i / radii.length) * 2 * Math.PI), y: r * Math.sin((i / radii.length) * 2 * Math.PI) }));
-      if (reverse) pts = pts.reverse();
-      const tris = triangulate(pts);
-      expect(tris).toHaveLength(pts.length - 2);
-      const sum = tris.reduce((a, t) => a + Math.abs(signedArea(t)), 0);
-      expect(sum).toBeCloseTo(Math.abs(signedArea(pts)), 6);
-    }), { numRuns: 300 });
-  });
-
+describe("concave walls stay concave", () => {
   it("an L-shaped wall leaves its notch open (planck alone would fill it with the convex hull)", () => {
     const map = parseTiledMap(tiled([objects("walls", [
       { id: 1, x: 0, y: 0, polygon: [{ x: 0, y: 0 }, { x: 128, y: 0 }, { x: 128, y: 32 }, { x: 32, y: 32 }, { x: 32, y: 128 }, { x: 0, y: 128 }] },
@@ -206,6 +194,5 @@ describe("triangulation keeps concave walls concave", () => {
     vision.addObservable("in-notch", { position: { x: 2, y: 2 } });
     vision.tick();
     expect(vision.canSee("g", "in-notch")).toBe(true);
-    expect(() => triangulate([{ x: 0, y: 0 }, { x: 1, y: 1 }, { x: 2, y: 2 }])).toThrow(RangeError);
   });
 });

@@ -1,6 +1,6 @@
 import { Box, Vec2, World } from "planck";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../shared/math/seededRandom.js";
+import { seededRandom } from "../../shared/seededRandom.js";
 import { AwarenessModel, VisionSystem, type DetectionEvent, type Sighting } from "../../server/vision/index.js";
 
 const DEG = Math.PI / 180;

@@ -1,6 +1,6 @@
 import { Box, Circle, Vec2, World } from "planck";
 import { describe, expect, it } from "vitest";
-import { seededRandom as rng } from "../../shared/math/seededRandom.js";
+import { seededRandom as rng } from "../../shared/seededRandom.js";
 import { VisionSystem } from "../../server/vision/index.js";
 
 /**

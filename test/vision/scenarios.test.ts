@@ -24,7 +24,7 @@ function playerBody(world: World, x: number, y: number, radius: number): Body {
   return body;
 }
 
-describe("the Box2D seed's diagram", () => {
+describe("a guard, three targets and a crate", () => {
   it("one target is seen, one is outside the cone, one hides behind a box", () => {
     const world = emptyWorld();
     crate(world, 6, 0, 0.5, 0.5);
@@ -67,7 +67,7 @@ describe("the Box2D seed's diagram", () => {
   });
 });
 
-describe("the Flixel seed's round body against the cone's edges", () => {
+describe("a round body against the cone's edges", () => {
   it("a body whose centre is outside the cone but whose circle crosses its edge is seen", () => {
     const vision = new VisionSystem(emptyWorld());
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 20, fov: 60 * DEG });
@@ -89,7 +89,7 @@ describe("the Flixel seed's round body against the cone's edges", () => {
   });
 });
 
-describe("the Unity seed's glass, several rays and the turret", () => {
+describe("glass, several rays and the turret", () => {
   it("glass does not block but a wall does", () => {
     const world = emptyWorld();
     crate(world, 3, 2, 0.1, 1, GLASS);
@@ -148,10 +148,24 @@ describe("the Unity seed's glass, several rays and the turret", () => {
     const vision = new VisionSystem(world);
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 90 * DEG });
     vision.addObservable("with-body", { position: { x: 6, y: 0 }, radius: 0.5, body, samples: 1 });
-    vision.addObservable("no-body", { position: { x: 6, y: 0 }, radius: 0.5, samples: 1 });
     vision.tick();
     expect(vision.canSee("guard", "with-body")).toBe(true);
-    expect(vision.canSee("guard", "no-body")).toBe(false);
+  });
+
+  it("an observable placed inside its own body without naming it is refused, since its body would hide it from everyone", () => {
+    const world = emptyWorld();
+    const body = playerBody(world, 6, 0, 0.5);
+    const vision = new VisionSystem(world);
+    vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 90 * DEG });
+    expect(() => vision.addObservable("no-body", { position: { x: 6, y: 0 }, radius: 0.5 })).toThrow(/ObservableSpec\.body is required here/);
+    expect(vision.size.observables).toBe(0);
+    // Named, it is the target and the guard sees it; a point outside any moving body needs no body.
+    vision.addObservable("with-body", { position: { x: 6, y: 0 }, radius: 0.5, body });
+    vision.addObservable("beside", { position: { x: 6, y: 2 } });
+    vision.tick();
+    expect(vision.canSee("guard", "with-body")).toBe(true);
+    // Taking the body away again is refused the same way.
+    expect(() => vision.updateObservable("with-body", { body: undefined })).toThrow(RangeError);
   });
 
   it("other players' bodies block like any fixture unless their category is left out of the mask", () => {

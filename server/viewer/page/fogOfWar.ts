@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { computeFov, type OpacityGrid } from "../../../shared/fov/index.js";
+import { computeFov, type OpacityGrid } from "sightline/fov";
 import { OVERLAY_COLOURS } from "./palette.js";
 import type { Viewport } from "./viewport.js";
 

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { ConeOutline } from "./coneOutline.js";
-import { opacityGridFromTiled } from "../../../shared/fov/index.js";
+import { opacityGridFromTiled } from "sightline/fov";
 import { DetectionLog } from "./detectionLog.js";
 import { FogOfWar } from "./fogOfWar.js";
 import { fillLegend } from "./legend.js";

@@ -11,6 +11,7 @@ export interface TileRect {
  * grows right as far as the row allows, then down while every row below matches. The rectangles cover
  * exactly the solid cells and never overlap. Why: one fixture per tile would put thousands of proxies
  * in the physics broadphase and in every sight ray's path.
+ * @internal
  */
 export function greedyMesh(width: number, height: number, solid: (col: number, row: number) => boolean): TileRect[] {
   const used = new Uint8Array(width * height);

@@ -1,8 +1,4 @@
-/** A point in meters. */
-export interface Vec {
-  x: number;
-  y: number;
-}
+import type { Point as Vec } from "./point.js";
 
 /**
  * Splits a simple polygon (convex or not, either winding) into triangles by ear clipping.

@@ -1,0 +1,300 @@
+import { distanceSqToSegment } from "../../shared/math/segment.js";
+import { occlusionClearance, occlusionMargin } from "../../shared/math/umbra.js";
+import { castCircle, castConvexPolygon, castEdge, MISS, segmentTouchesBox } from "../../shared/math/rayCast.js";
+import type { OccluderPiece } from "./occluderPiece.js";
+
+/** Grids with more cells than this get coarser cells instead (a few walls kilometres apart). */
+const MAX_CELLS = 1 << 20;
+
+/**
+ * A snapshot of an {@link Occluders}' convex pieces in flat typed arrays, with a uniform grid over them:
+ * what sight rays and the culling's disc-to-disc test read. Built once per change of the set (the
+ * `Occluders` rebuilds it lazily), never per tick. Piece `k` of the snapshot is `pieceAt(k)`.
+ * @internal
+ */
+export class PackedOccluders {
+  /** Pieces held. */
+  readonly size: number;
+  private readonly pieces: readonly OccluderPiece[];
+  private readonly xs: Float64Array;
+  private readonly ys: Float64Array;
+  /** Outward unit normal of the edge from vertex i to i + 1 (polygons only). */
+  private readonly nx: Float64Array;
+  private readonly ny: Float64Array;
+  private readonly start: Int32Array;
+  private readonly count: Int32Array;
+  private readonly radius: Float64Array;
+  /** Sign of each outline's signed area: +1 for polygons (stored counter-clockwise), 0 for segments and circles. */
+  private readonly winding: Int8Array;
+  private readonly box: Float64Array;
+  // Grid (CSR): cell c holds items[cellStart[c] .. cellStart[c + 1]).
+  private readonly cellSize: number;
+  private readonly originX: number;
+  private readonly originY: number;
+  private readonly columns: number;
+  private readonly rows: number;
+  private readonly cellStart: Int32Array;
+  private readonly items: Int32Array;
+  private readonly stamp: Int32Array;
+  private stampNow = 0;
+  /** What `gatherAlong` found, valid until its next call. */
+  readonly gathered: Int32Array;
+  private readonly range: [number, number, number, number] = [0, 0, 0, 0];
+
+  constructor(pieces: readonly OccluderPiece[], cellSize: number) {
+    const n = pieces.length;
+    this.size = n;
+    this.pieces = pieces;
+    let vertices = 0;
+    for (const p of pieces) vertices += p.xs.length;
+    this.xs = new Float64Array(vertices);
+    this.ys = new Float64Array(vertices);
+    this.nx = new Float64Array(vertices);
+    this.ny = new Float64Array(vertices);
+    this.start = new Int32Array(n);
+    this.count = new Int32Array(n);
+    this.radius = new Float64Array(n);
+    this.winding = new Int8Array(n);
+    this.box = new Float64Array(4 * n);
+    this.stamp = new Int32Array(n);
+    this.gathered = new Int32Array(n);
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    let v = 0;
+    for (let k = 0; k < n; k++) {
+      const p = pieces[k]!;
+      p.index = k;
+      const m = p.xs.length;
+      this.start[k] = v;
+      this.count[k] = m;
+      this.radius[k] = p.radius;
+      this.winding[k] = m >= 3 ? 1 : 0;
+      let x0 = Infinity;
+      let y0 = Infinity;
+      let x1 = -Infinity;
+      let y1 = -Infinity;
+      for (let i = 0; i < m; i++) {
+        const x = p.xs[i]!;
+        const y = p.ys[i]!;
+        this.xs[v + i] = x;
+        this.ys[v + i] = y;
+        if (x < x0) x0 = x;
+        if (y < y0) y0 = y;
+        if (x > x1) x1 = x;
+        if (y > y1) y1 = y;
+        if (m >= 3) {
+          const j = i + 1 < m ? i + 1 : 0;
+          const ex = p.xs[j]! - x;
+          const ey = p.ys[j]! - y;
+          const len = Math.hypot(ex, ey);
+          this.nx[v + i] = ey / len;
+          this.ny[v + i] = -ex / len;
+        }
+      }
+      v += m;
+      const r = p.radius;
+      this.box.set([x0 - r, y0 - r, x1 + r, y1 + r], 4 * k);
+      minX = Math.min(minX, x0 - r);
+      minY = Math.min(minY, y0 - r);
+      maxX = Math.max(maxX, x1 + r);
+      maxY = Math.max(maxY, y1 + r);
+    }
+    if (n === 0) {
+      this.cellSize = cellSize;
+      this.originX = 0;
+      this.originY = 0;
+      this.columns = 0;
+      this.rows = 0;
+      this.cellStart = new Int32Array(1);
+      this.items = new Int32Array(0);
+      return;
+    }
+    let cs = cellSize;
+    while (Math.ceil((maxX - minX) / cs) * Math.ceil((maxY - minY) / cs) > MAX_CELLS) cs *= 2;
+    this.cellSize = cs;
+    this.originX = minX;
+    this.originY = minY;
+    this.columns = Math.max(1, Math.ceil((maxX - minX) / cs));
+    this.rows = Math.max(1, Math.ceil((maxY - minY) / cs));
+    const cells = this.columns * this.rows;
+    const counts = new Int32Array(cells + 1);
+    for (let k = 0; k < n; k++) this.eachCell(k, (c) => counts[c + 1]!++);
+    for (let c = 0; c < cells; c++) counts[c + 1]! += counts[c]!;
+    this.cellStart = counts.slice();
+    const items = new Int32Array(counts[cells]!);
+    const fill = counts.slice();
+    for (let k = 0; k < n; k++) this.eachCell(k, (c) => { items[fill[c]!++] = k; });
+    this.items = items;
+  }
+
+  /** The piece at index `k` of this snapshot. */
+  pieceAt(k: number): OccluderPiece {
+    return this.pieces[k]!;
+  }
+
+  /**
+   * Collects into {@link gathered} (deduplicated) the pieces whose bounding box the segment (x1, y1)-(x2, y2)
+   * touches: the only ones that can hide anything across it. Returns how many.
+   */
+  gatherAlong(x1: number, y1: number, x2: number, y2: number): number {
+    if (this.size === 0) return 0;
+    const stamp = this.nextStamp();
+    const [c0, r0, c1, r1] = this.cellRange(Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2));
+    const cs = this.cellSize;
+    const dx = x2 - x1;
+    const dy = y2 - y1;
+    const out = this.gathered;
+    let n = 0;
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        const bx = this.originX + c * cs;
+        const by = this.originY + r * cs;
+        if (!segmentTouchesBox(x1, y1, dx, dy, 1, bx, by, bx + cs, by + cs)) continue;
+        const cell = r * this.columns + c;
+        for (let i = this.cellStart[cell]!; i < this.cellStart[cell + 1]!; i++) {
+          const k = this.items[i]!;
+          if (this.stamp[k] === stamp) continue;
+          this.stamp[k] = stamp;
+          if (this.touches(k, x1, y1, x2, y2)) out[n++] = k;
+        }
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The first piece found that the segment (x1, y1) + t (dx, dy) enters at some t < maxFraction, or -1: an
+   * any-hit sight ray. Pieces are tested cell by cell along the segment's box, each once.
+   */
+  firstBlocker(x1: number, y1: number, dx: number, dy: number, maxFraction: number): number {
+    if (this.size === 0 || maxFraction <= 0) return -1;
+    const stamp = this.nextStamp();
+    const x2 = x1 + dx * maxFraction;
+    const y2 = y1 + dy * maxFraction;
+    const [c0, r0, c1, r1] = this.cellRange(Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2));
+    const cs = this.cellSize;
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        const bx = this.originX + c * cs;
+        const by = this.originY + r * cs;
+        if (!segmentTouchesBox(x1, y1, dx, dy, maxFraction, bx, by, bx + cs, by + cs)) continue;
+        const cell = r * this.columns + c;
+        for (let i = this.cellStart[cell]!; i < this.cellStart[cell + 1]!; i++) {
+          const k = this.items[i]!;
+          if (this.stamp[k] === stamp) continue;
+          this.stamp[k] = stamp;
+          const b = 4 * k;
+          if (!segmentTouchesBox(x1, y1, dx, dy, maxFraction, this.box[b]!, this.box[b + 1]!, this.box[b + 2]!, this.box[b + 3]!)) continue;
+          if (this.cast(k, x1, y1, dx, dy, maxFraction) !== MISS) return k;
+        }
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The fraction at which the segment (x1, y1) + t (dx, dy) enters piece `k` strictly before
+   * `maxFraction`, or {@link MISS}: Box2D's rules (see `shared/math/rayCast.ts`).
+   */
+  cast(k: number, x1: number, y1: number, dx: number, dy: number, maxFraction: number): number {
+    const s = this.start[k]!;
+    const m = this.count[k]!;
+    let t: number;
+    if (m >= 3) t = castConvexPolygon(this.xs, this.ys, this.nx, this.ny, s, m, x1, y1, dx, dy, maxFraction);
+    else if (m === 2) t = castEdge(this.xs[s]!, this.ys[s]!, this.xs[s + 1]!, this.ys[s + 1]!, x1, y1, dx, dy, maxFraction);
+    else t = castCircle(this.xs[s]!, this.ys[s]!, this.radius[k]!, x1, y1, dx, dy, maxFraction);
+    return t !== MISS && t < maxFraction ? t : MISS;
+  }
+
+  /** Whether the segment touches piece `k`'s bounding box. */
+  touches(k: number, x1: number, y1: number, x2: number, y2: number): boolean {
+    const b = 4 * k;
+    return segmentTouchesBox(x1, y1, x2 - x1, y2 - y1, 1, this.box[b]!, this.box[b + 1]!, this.box[b + 2]!, this.box[b + 3]!);
+  }
+
+  /**
+   * Whether the segment touches piece `k` itself (not just its box). A piece that hides a whole disc from
+   * a whole disc must cross the segment between their centres, so this cheap exact test rules out most
+   * candidates before {@link margin}.
+   */
+  crosses(k: number, x1: number, y1: number, x2: number, y2: number): boolean {
+    const start = this.start[k]!;
+    const n = this.count[k]!;
+    const xs = this.xs;
+    const ys = this.ys;
+    if (n === 1) {
+      const r = this.radius[k]!;
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      if (len === 0) return (xs[start]! - x1) ** 2 + (ys[start]! - y1) ** 2 <= r * r;
+      return distanceSqToSegment(xs[start]!, ys[start]!, x1, y1, (x2 - x1) / len, (y2 - y1) / len, len) <= r * r;
+    }
+    // Separating axes: the segment's normal, then every edge normal of the (convex) outline.
+    const dx = x2 - x1;
+    const dy = y2 - y1;
+    if (!overlapOnAxis(xs, ys, start, n, -dy, dx, x1, y1, x2, y2)) return false;
+    for (let i = 0; i < n; i++) {
+      const j = i + 1 < n ? i + 1 : 0;
+      const ex = xs[start + j]! - xs[start + i]!;
+      const ey = ys[start + j]! - ys[start + i]!;
+      if (!overlapOnAxis(xs, ys, start, n, -ey, ex, x1, y1, x2, y2)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The fast path's {@link occlusionClearance} of piece `k`: -Infinity when it hides all of disc B from all
+   * of disc A, otherwise a lower bound (>= `threshold`, meters) on its {@link margin}.
+   */
+  clearance(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number, threshold: number): number {
+    return occlusionClearance(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, this.winding[k]!, ax, ay, ra, bx, by, rb, threshold);
+  }
+
+  /** {@link occlusionMargin} of piece `k` between disc A and disc B: <= 0 means it hides all of B from all of A. */
+  margin(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number): number {
+    return occlusionMargin(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, ax, ay, ra, bx, by, rb, undefined, this.winding[k]!);
+  }
+
+  private nextStamp(): number {
+    if (this.stampNow === 0x7fffffff) {
+      this.stamp.fill(0);
+      this.stampNow = 0;
+    }
+    return ++this.stampNow;
+  }
+
+  private eachCell(k: number, visit: (c: number) => void): void {
+    const [c0, r0, c1, r1] = this.cellRange(this.box[4 * k]!, this.box[4 * k + 1]!, this.box[4 * k + 2]!, this.box[4 * k + 3]!);
+    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) visit(r * this.columns + c);
+  }
+
+  /** Grid cells (clamped) covering a box: [c0, r0, c1, r1]; empty (c0 > c1) when outside the grid. */
+  private cellRange(minX: number, minY: number, maxX: number, maxY: number): [number, number, number, number] {
+    const cs = this.cellSize;
+    const r = this.range;
+    r[0] = Math.max(0, Math.floor((minX - this.originX) / cs));
+    r[1] = Math.max(0, Math.floor((minY - this.originY) / cs));
+    r[2] = Math.min(this.columns - 1, Math.floor((maxX - this.originX) / cs));
+    r[3] = Math.min(this.rows - 1, Math.floor((maxY - this.originY) / cs));
+    return r;
+  }
+}
+
+/** Whether the outline's and the segment's projections on the axis (ax, ay) overlap (closed intervals). */
+function overlapOnAxis(
+  xs: Float64Array, ys: Float64Array, start: number, n: number, ax: number, ay: number,
+  x1: number, y1: number, x2: number, y2: number,
+): boolean {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = start; i < start + n; i++) {
+    const p = xs[i]! * ax + ys[i]! * ay;
+    if (p < lo) lo = p;
+    if (p > hi) hi = p;
+  }
+  const p1 = x1 * ax + y1 * ay;
+  const p2 = x2 * ax + y2 * ay;
+  const eps = 1e-9 * (Math.abs(lo) + Math.abs(hi) + 1);
+  return Math.max(p1, p2) >= lo - eps && Math.min(p1, p2) <= hi + eps;
+}

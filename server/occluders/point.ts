@@ -1,0 +1,5 @@
+/** A point in world meters. */
+export interface Point {
+  x: number;
+  y: number;
+}

@@ -1,0 +1,106 @@
+/**
+ * Box2D's segment casts against the three convex shapes sight rays meet: each returns the fraction of
+ * the segment (x1, y1) + t (dx, dy), t in [0, maxFraction], at which it first enters the shape, or
+ * {@link MISS}. A segment that starts inside a polygon or a circle does not hit it (an eye inside its own
+ * body sees out); segments are two-sided. Allocation-free.
+ */
+
+/** No hit. */
+export const MISS = -1;
+
+/**
+ * A convex polygon, counter-clockwise, whose vertices and outward unit normals are flat arrays from
+ * `offset`, `count` of them. Any frame, as long as the segment is given in the same one.
+ */
+export function castConvexPolygon(
+  vx: ArrayLike<number>, vy: ArrayLike<number>, nx: ArrayLike<number>, ny: ArrayLike<number>, offset: number, count: number,
+  x1: number, y1: number, dx: number, dy: number, maxFraction: number,
+): number {
+  let lower = 0;
+  let upper = maxFraction;
+  let hit = false;
+  for (let i = offset; i < offset + count; i++) {
+    const numerator = nx[i]! * (vx[i]! - x1) + ny[i]! * (vy[i]! - y1);
+    const denominator = nx[i]! * dx + ny[i]! * dy;
+    if (denominator === 0) {
+      if (numerator < 0) return MISS;
+    } else if (denominator < 0 && numerator < lower * denominator) {
+      lower = numerator / denominator;
+      hit = true;
+    } else if (denominator > 0 && numerator < upper * denominator) {
+      upper = numerator / denominator;
+    }
+    if (upper < lower) return MISS;
+  }
+  return hit ? lower : MISS;
+}
+
+/** A circle of centre (cx, cy). */
+export function castCircle(
+  cx: number, cy: number, radius: number,
+  x1: number, y1: number, dx: number, dy: number, maxFraction: number,
+): number {
+  const sx = x1 - cx;
+  const sy = y1 - cy;
+  const b = sx * sx + sy * sy - radius * radius;
+  const cc = sx * dx + sy * dy;
+  const rr = dx * dx + dy * dy;
+  const sigma = cc * cc - rr * b;
+  if (sigma < 0 || rr < Number.EPSILON) return MISS;
+  const a = -(cc + Math.sqrt(sigma));
+  if (a >= 0 && a <= maxFraction * rr) return a / rr;
+  return MISS;
+}
+
+/** A two-sided segment from (ax, ay) to (bx, by). */
+export function castEdge(
+  ax: number, ay: number, bx: number, by: number,
+  x1: number, y1: number, dx: number, dy: number, maxFraction: number,
+): number {
+  const ex = bx - ax;
+  const ey = by - ay;
+  const len = Math.sqrt(ex * ex + ey * ey);
+  if (len === 0) return MISS;
+  const nx = ey / len;
+  const ny = -ex / len;
+  const numerator = nx * (ax - x1) + ny * (ay - y1);
+  const denominator = nx * dx + ny * dy;
+  if (denominator === 0) return MISS;
+  const t = numerator / denominator;
+  if (t < 0 || maxFraction < t) return MISS;
+  const qx = x1 + t * dx - ax;
+  const qy = y1 + t * dy - ay;
+  const s = (qx * ex + qy * ey) / (len * len);
+  if (s < 0 || s > 1) return MISS;
+  return t;
+}
+
+/** Exact slab test: does the segment, clipped to [0, maxFraction], touch the closed box? */
+export function segmentTouchesBox(
+  x1: number, y1: number, dx: number, dy: number, maxFraction: number,
+  minX: number, minY: number, maxX: number, maxY: number,
+): boolean {
+  let tMin = 0;
+  let tMax = maxFraction;
+  if (dx === 0) {
+    if (x1 < minX || x1 > maxX) return false;
+  } else {
+    let a = (minX - x1) / dx;
+    let b = (maxX - x1) / dx;
+    if (a > b) { const s = a; a = b; b = s; }
+    if (a > tMin) tMin = a;
+    if (b < tMax) tMax = b;
+    if (tMin > tMax) return false;
+  }
+  if (dy === 0) {
+    if (y1 < minY || y1 > maxY) return false;
+  } else {
+    let a = (minY - y1) / dy;
+    let b = (maxY - y1) / dy;
+    if (a > b) { const s = a; a = b; b = s; }
+    if (a > tMin) tMin = a;
+    if (b < tMax) tMax = b;
+    if (tMin > tMax) return false;
+  }
+  return true;
+}
