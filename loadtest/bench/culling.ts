@@ -4,16 +4,17 @@
  * to decide and encode what each client receives, and what each client receives:
  *  - broadcast: no views, one patch for everyone (what a room without culling sends);
  *  - views of everything: a StateView per client holding every entity (the cost of views alone);
- *  - culling: PotentialSight + ViewKeeper deciding each view (range 20 m, linger 5 ticks, round trips
- *    0-120 ms per client), then the same encode; once free-for-all (each client its own team), once in
- *    squads of 4 sharing vision (members spread over the level: the union of 4 separate views).
- * ms per tick = sight + view upkeep + encode (shared patch + one encodeView per client), median and p99;
+ *  - culling: a ViewCulling deciding each view (range 20 m, linger 5 ticks, round trips 0-120 ms per
+ *    client), then the same encode; once free-for-all (each client its own team), once in squads of 4
+ *    sharing vision (members spread over the level: the union of 4 separate views).
+ * ms per tick = culling (moves in, potential sight, view upkeep) + encode (shared patch + one encodeView
+ * per client), median and p99;
  * bytes per client per tick; view churn (adds + removes) per client per tick. The level's physics and
  * the schema field writes are outside the timings (every variant does the same).
  */
 import { Encoder, StateView, schema, t } from "@colyseus/schema";
-import { PotentialSight } from "../../server/culling/potentialSight.js";
-import { ViewKeeper } from "../../server/culling/viewKeeper.js";
+import { ViewCulling } from "sightline/culling";
+import { Occluders } from "sightline/occluders";
 import { GuardState, PlayerState, StealthState } from "../../shared/schema.js";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
 import { percentile } from "./percentile.js";
@@ -69,8 +70,7 @@ function run(variant: Variant, squad: number): void {
   }
   const encoder = new Encoder(state);
   const views = new Map<string, StateView>();
-  let sight: PotentialSight | null = null;
-  let keeper: ViewKeeper | null = null;
+  let culling: ViewCulling | null = null;
   if (variant !== "broadcast") {
     for (const p of level.players) {
       const view = new StateView();
@@ -79,66 +79,76 @@ function run(variant: Variant, squad: number): void {
     }
   }
   if (variant === "culling") {
-    sight = new PotentialSight(level.world, { opaqueMask: WALL, range: RANGE });
-    for (const p of level.players) sight.addEntity(p.id, p.x, p.y, level.playerRadius, squadOf(p.id));
-    for (const g of level.guards) sight.addEntity(g.id, g.x, g.y, level.playerRadius);
+    const c = new ViewCulling({
+      occluders: Occluders.fromWorld(level.world, { opaqueMask: WALL }), tickSeconds: TICK_S, maxSpeed: MAX_SPEED, range: RANGE, lingerSeconds: LINGER * TICK_S,
+      onAdd: (client, e) => views.get(client)!.add(entities.get(e)!),
+      onRemove: (client, e) => views.get(client)!.remove(entities.get(e)!),
+    });
+    for (const p of level.players) c.addEntity(p.id, { x: p.x, y: p.y, radius: level.playerRadius, team: squadOf(p.id), character: true });
+    for (const g of level.guards) c.addEntity(g.id, { x: g.x, y: g.y, radius: level.playerRadius });
+    // One round trip per squad, the same for its members, drawn as the squads' largest were before.
     const rtt = new Map<string, number>();
     for (const p of level.players) {
       const squad = squadOf(p.id);
       rtt.set(squad, Math.max(rtt.get(squad) ?? 0, level.random() * 120));
     }
-    for (const [squad, ms] of rtt) sight.setLookahead(squad, Math.min(3, MAX_SPEED * (ms / 2000 + TICK_S)));
-    keeper = new ViewKeeper(sight, { lingerTicks: LINGER }, (c, e) => views.get(c)!.add(entities.get(e)!), (c, e) => views.get(c)!.remove(entities.get(e)!));
-    for (const p of level.players) keeper.addClient(p.id, p.id);
+    for (const p of level.players) {
+      c.addClient(p.id, p.id);
+      c.setRoundTrip(p.id, rtt.get(squadOf(p.id)));
+    }
+    culling = c;
   }
   // The joins' full states are not part of the steady state being measured.
   flush(encoder, views);
 
   const ms: number[] = [];
-  const sightMs: number[] = [];
-  const viewMs: number[] = [];
+  const cullMs: number[] = [];
   const encodeMs: number[] = [];
   let bytes = 0;
   let churn = 0;
   let potential = 0;
   let viewSize = 0;
+  let pairsTested = 0;
+  let occluderTests = 0;
   for (let tick = 1; tick <= WARMUP + TICKS; tick++) {
     stepBenchLevel(level);
     writeState(level, state, entities, tick);
     const t0 = performance.now();
-    if (sight !== null) {
-      for (const p of level.players) sight.moveEntity(p.id, p.x, p.y);
-      for (const g of level.guards) sight.moveEntity(g.id, g.x, g.y);
-      sight.update();
+    let report: ReturnType<ViewCulling["update"]> | undefined;
+    if (culling !== null) {
+      for (const p of level.players) culling.moveEntity(p.id, p.x, p.y);
+      for (const g of level.guards) culling.moveEntity(g.id, g.x, g.y);
+      report = culling.update();
     }
     const t1 = performance.now();
-    const report = keeper?.update(tick);
-    const t2 = performance.now();
     const sent = flush(encoder, views);
-    const t3 = performance.now();
+    const t2 = performance.now();
     if (tick <= WARMUP) continue;
-    ms.push(t3 - t0);
-    sightMs.push(t1 - t0);
-    viewMs.push(t2 - t1);
-    encodeMs.push(t3 - t2);
+    ms.push(t2 - t0);
+    cullMs.push(t1 - t0);
+    encodeMs.push(t2 - t1);
     bytes += sent;
-    if (report !== undefined) churn += report.adds + report.removes;
-    if (sight !== null) for (const squad of sight.teamNames()) potential += sight.visibleCount(squad);
-    if (keeper !== null) for (const p of level.players) viewSize += keeper.viewSize(p.id);
+    if (report !== undefined) {
+      churn += report.adds + report.removes;
+      potential += report.potentiallyVisible;
+      pairsTested = report.pairsTested;
+      occluderTests = report.occluderTests;
+    }
+    if (culling !== null) for (const p of level.players) viewSize += culling.viewSize(p.id);
   }
   const clientTicks = CLIENTS * TICKS;
   console.log(JSON.stringify({
     bench: "culling", variant, clients: CLIENTS, entities: CLIENTS + GUARDS, walls: WALLS, sizeM: SIZE, rangeM: RANGE, ticks: TICKS,
     msPerTick: { median: round(percentile([...ms], 0.5)), p99: round(percentile(ms, 0.99)) },
-    breakdownMedianMs: { sight: round(percentile([...sightMs], 0.5)), views: round(percentile([...viewMs], 0.5)), encode: round(percentile([...encodeMs], 0.5)) },
+    breakdownMedianMs: { culling: round(percentile([...cullMs], 0.5)), encode: round(percentile([...encodeMs], 0.5)) },
     bytesPerClientPerTick: Math.round(bytes / clientTicks),
     ...(variant === "culling" ? {
       entitiesPerView: round(viewSize / clientTicks),
       squadSize: squad,
       potentiallyVisiblePerSquad: round(potential / (TICKS * (CLIENTS / squad))),
       churnPerClientPerTick: round(churn / clientTicks),
-      pairsTestedLastTick: sight!.pairsTested,
-      occluderTestsLastTick: sight!.occluderTests,
+      pairsTestedLastTick: pairsTested,
+      occluderTestsLastTick: occluderTests,
     } : {}),
   }));
 }

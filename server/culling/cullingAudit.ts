@@ -1,12 +1,11 @@
-import type { Body, World } from "planck";
+import type { Occluders } from "../occluders/occluders.js";
 import { VisionSystem } from "../vision/visionSystem.js";
+import { segmentTouchesBox } from "../../shared/math/rayCast.js";
 import { HIDDEN_MARGIN, type PotentialSight } from "./potentialSight.js";
 import type { ViewKeeper } from "./viewKeeper.js";
 
-/** Options of a {@link CullingAudit}. */
+/** Options of a {@link CullingAudit}. @internal */
 export interface CullingAuditOptions {
-  /** Category bits that block sight for the truth (the characters' real sight). */
-  opaqueMask: number;
   /** Seconds per tick. */
   tickSeconds: number;
   /** The linger of the views audited, ticks. */
@@ -23,7 +22,7 @@ export interface CullingAuditOptions {
   sample?: number;
 }
 
-/** Leak and pop-in counts. */
+/** What the truth audit of a culling found, summed since it started. Leaks, pop-ins and misses must all be 0. */
 export interface AuditCounts {
   /** Entities in a view that were neither potentially visible (exact oracle) nor lingering. Must be 0. */
   leaks: number;
@@ -48,7 +47,9 @@ export interface AuditCounts {
 const HISTORY = 30;
 
 interface AuditedClient {
-  readonly character: string;
+  character: string;
+  /** The character's team at the last audit: a change restarts the client's history. */
+  team: string | undefined;
   /** Round-trip time the client really has, ms (the delay before a view reaches it is half of it). */
   roundTripMs: number;
   /** Entity id -> bit k set if the entity was in the view k ticks ago. */
@@ -67,10 +68,13 @@ interface AuditedClient {
  * - A **pop-in** is an entity the client's own character truly sees now (the vision engine's exact
  *   `check`: all around, the culling range, the entity's real body, three rays) that was not in the view
  *   the client has received by now: the view of `ceil(roundTrip / 2 / tick)` ticks ago, since a patch
- *   takes half a round trip to arrive.
+ *   takes half a round trip to arrive. A client that just joined, or whose character just changed team,
+ *   is excused for that long: nobody could have sent it earlier.
+ * - A **miss** is an entity the oracle finds potentially visible now that the view lacks now.
  *
- * Costly by design (exact rays and a brute-force oracle): tests run it every tick; a room runs it when
- * asked to (see the README).
+ * Costly by design (exact rays and a brute-force oracle): tests run it every tick; a room runs it on a
+ * sample of its clients when asked to.
+ * @internal
  */
 export class CullingAudit {
   readonly counts: AuditCounts = { leaks: 0, popIns: 0, misses: 0, clientTicks: 0, excused: 0, truthChecks: 0, oracleChecks: 0 };
@@ -78,7 +82,6 @@ export class CullingAudit {
   readonly failures: string[] = [];
   private readonly truth: VisionSystem;
   private readonly clients = new Map<string, AuditedClient>();
-  private readonly bodies = new Map<string, Body | undefined>();
   private readonly lastAt = new Map<string, { x: number; y: number; teleportedAt: number }>();
   /** Entities registered in the truth engine. */
   private readonly known = new Set<string>();
@@ -90,12 +93,22 @@ export class CullingAudit {
   /** Clients offered to {@link addClient}, audited or not (the sampling counts them). */
   private offered = 0;
 
-  constructor(world: World, private readonly sight: PotentialSight, private readonly keeper: ViewKeeper, private readonly options: CullingAuditOptions) {
-    this.truth = new VisionSystem(world, { opaqueMask: options.opaqueMask, raysPerTick: Infinity });
+  /** Range of the truth's observers, meters: the sight's range when they were last set. */
+  private truthRange: number;
+  /** Boxes (meters) where occluders changed, with the tick they took effect, for the last HISTORY ticks. */
+  private readonly changes: { at: number; minX: number; minY: number; maxX: number; maxY: number }[] = [];
+  private readonly stopListening: () => void;
+
+  constructor(occluders: Occluders, private readonly sight: PotentialSight, private readonly keeper: ViewKeeper, private readonly options: CullingAuditOptions) {
+    this.truth = new VisionSystem(occluders, { raysPerTick: Infinity });
+    this.truthRange = sight.range;
+    // A wall taken away shows at once what it hid: no client could have had it a round trip earlier.
+    this.stopListening = occluders.onChange((minX, minY, maxX, maxY) => this.changes.push({ at: this.tick + 1, minX, minY, maxX, maxY }));
   }
 
-  /** Releases the truth engine's world listeners. */
+  /** Releases the truth engine's listeners. */
   dispose(): void {
+    this.stopListening();
     this.truth.dispose();
   }
 
@@ -105,7 +118,7 @@ export class CullingAudit {
     const n = this.offered++;
     // The first client is always in, then one in every 1 / sample.
     if (Math.floor(n * sample) === Math.floor((n - 1) * sample)) return;
-    this.clients.set(clientId, { character, roundTripMs, history: new Map(), joinedAt: this.tick });
+    this.clients.set(clientId, { character, team: this.sight.teamOf(character), roundTripMs, history: new Map(), joinedAt: this.tick });
   }
 
   setRoundTrip(clientId: string, roundTripMs: number): void {
@@ -117,9 +130,10 @@ export class CullingAudit {
     this.clients.delete(clientId);
   }
 
-  /** Registers the body of an entity, so the truth treats its fixtures as the target (and the eye's own). */
-  setBody(id: string, body: Body | undefined): void {
-    this.bodies.set(id, body);
+  /** The client now follows another character: its history restarts. */
+  setCharacter(clientId: string, character: string): void {
+    const c = this.clients.get(clientId);
+    if (c !== undefined) c.character = character;
   }
 
   /** Audits the views as they stand after `ViewKeeper.update(tick)`. */
@@ -136,6 +150,12 @@ export class CullingAudit {
       const view = this.keeper.viewOf(clientId);
       const team = this.sight.teamOf(c.character);
       if (view === undefined || team === undefined) continue;
+      if (team !== c.team || this.keeper.characterOf(clientId) !== c.character) {
+        // What the client received so far was another team's: it cannot be held to what this one sees.
+        c.team = team;
+        c.character = this.keeper.characterOf(clientId) ?? c.character;
+        c.joinedAt = tick;
+      }
       for (const id of view.keys()) c.history.set(id, (c.history.get(id) ?? 0) | 1);
       let pv = this.potential.get(team);
       if (pv === undefined) this.potential.set(team, (pv = new Map()));
@@ -178,7 +198,7 @@ export class CullingAudit {
         this.sight.read(id, it);
         const reach = reachBase + it.radius;
         if ((it.x - me.x) ** 2 + (it.y - me.y) ** 2 > reach * reach) continue;
-        if (this.teleportedWithin(id, delay + 1)) continue;
+        if (this.teleportedWithin(id, delay + 1) || this.occludersChangedNear(me, it, delay)) continue;
         this.counts.truthChecks++;
         if (!eyePlaced) {
           this.truth.moveObserver(c.character, me.x, me.y, 0);
@@ -200,7 +220,7 @@ export class CullingAudit {
     if (!this.sight.read(id, it)) return false;
     const eye = this.scratch;
     const d = this.sight.lookahead(team);
-    const occ = this.sight.occluders;
+    const occ = this.sight.occluders.packed;
     for (const member of this.sight.membersOf(team)) {
       this.sight.read(member, eye);
       const reach = this.sight.range + it.radius + 2 * d;
@@ -218,6 +238,10 @@ export class CullingAudit {
   private syncTruth(): void {
     const s = this.scratch;
     const truth = this.truth;
+    if (this.sight.range !== this.truthRange) {
+      this.truthRange = this.sight.range;
+      for (const id of this.known) if (this.sight.isCharacter(id)) truth.updateObserver(id, { range: this.truthRange });
+    }
     for (const id of this.sight.entityIds()) {
       this.sight.read(id, s);
       const last = this.lastAt.get(id);
@@ -231,9 +255,8 @@ export class CullingAudit {
       // Positions reach the truth engine only when a check needs them (see the pop-in loop): moving every
       // entity every tick kept its spatial index up to date for nothing, a third of the audit's cost.
       if (!this.known.has(id)) {
-        const body = this.bodies.get(id);
-        truth.addObservable(id, { position: { x: s.x, y: s.y }, radius: s.radius, body });
-        if (this.sight.teamOf(id) !== undefined) truth.addObserver(id, { position: { x: s.x, y: s.y }, facing: 0, fov: 2 * Math.PI, range: this.sight.range, body });
+        truth.addObservable(id, { position: { x: s.x, y: s.y }, radius: s.radius });
+        if (this.sight.isCharacter(id)) truth.addObserver(id, { position: { x: s.x, y: s.y }, facing: 0, fov: 2 * Math.PI, range: this.truthRange });
         this.known.add(id);
       }
     }
@@ -245,6 +268,21 @@ export class CullingAudit {
       for (const m of this.potential.values()) m.delete(id);
       for (const c of this.clients.values()) c.history.delete(id);
     }
+  }
+
+  /**
+   * Whether occluders changed, within the last `delay + 1` ticks, near enough to the segment between the
+   * two (grown by how far both could have moved meanwhile) to have hidden one from the other then.
+   */
+  private occludersChangedNear(a: { x: number; y: number; radius: number }, b: { x: number; y: number; radius: number }, delay: number): boolean {
+    const changes = this.changes;
+    while (changes.length > 0 && this.tick - changes[0]!.at >= HISTORY) changes.shift();
+    const grow = (delay + 1) * this.options.teleportDistance + a.radius + b.radius;
+    for (const c of changes) {
+      if (this.tick - c.at > delay) continue;
+      if (segmentTouchesBox(a.x, a.y, b.x - a.x, b.y - a.y, 1, c.minX - grow, c.minY - grow, c.maxX + grow, c.maxY + grow)) return true;
+    }
+    return false;
   }
 
   private teleportedWithin(id: string, ticks: number): boolean {

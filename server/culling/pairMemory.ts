@@ -1,11 +1,12 @@
 /**
  * What one character remembers about the entities in its reach: per entity, the occluder that last hid
- * it and the standing verdict's room (see `PotentialSight`), packed densely in the order the entities
+ * it and the standing verdict's spare distance (see `PotentialSight`), packed densely in the order the entities
  * came into reach.
  *
  * Why not arrays indexed by entity slot: a character has a few dozen entities in reach out of hundreds,
  * so slot-indexed memory scatters each character's pairs over many cache lines, and reading them was
  * the largest cost of a culling update. Walked in order, a dense list is read sequentially.
+ * @internal
  */
 export class PairMemory {
   /** Entries in use: [0, count). */
@@ -17,7 +18,7 @@ export class PairMemory {
   /** 1 + the occluder that last hid the entity (0: none). */
   blocker = new Int32Array(64);
   /**
-   * The standing verdict: room (meters) + both odometers when it was reached, positive for hidden by
+   * The standing verdict: spare distance (meters) + both odometers when it was reached, positive for hidden by
    * `blocker`, negative for visible; 0 for none.
    */
   slack = new Float64Array(64);
@@ -44,6 +45,12 @@ export class PairMemory {
   /** Forgets every verdict (a look-ahead change voids them all), keeping the entries. */
   voidVerdicts(): void {
     this.slack.fill(0, 0, this.count);
+  }
+
+  /** Forgets every verdict and every remembered piece (the occluders changed), keeping the entries. */
+  voidAll(): void {
+    this.slack.fill(0, 0, this.count);
+    this.blocker.fill(0, 0, this.count);
   }
 
   /** Forgets every entry (the slot was given to another character). */

@@ -1,9 +1,7 @@
 import type { PotentialSight } from "./potentialSight.js";
+import type { ViewListener } from "./viewCulling.js";
 
-/** Called when an entity enters or leaves a client's view. */
-export type ViewListener = (clientId: string, entityId: string) => void;
-
-/** View churn of the last {@link ViewKeeper.update}, and totals. */
+/** View churn of the last {@link ViewKeeper.update}, and totals. @internal */
 export interface ChurnReport {
   /** Entities added to views this update, over all clients. */
   adds: number;
@@ -20,11 +18,13 @@ export interface ChurnReport {
 
 interface ClientRecord {
   readonly id: string;
-  /** The client's own character (always in its view). */
-  readonly character: string;
-  readonly team: string;
-  /** The team's index in the sight. */
-  readonly teamIndex: number;
+  /** The client's own character (always in its view), and its slot in the sight. */
+  character: string;
+  characterSlot: number;
+  /** Its team's index in the sight, as of the last update (a team change is noticed there). */
+  teamIndex: number;
+  /** Set when the character or its team changed: the next update drops what no longer qualifies at once. */
+  reset: boolean;
   /**
    * Per entity slot of the sight: 1 + the tick it last qualified (was potentially visible, or is the
    * client's team), 0 when not in the view; and the slot's generation then (a freed slot is gone).
@@ -38,16 +38,17 @@ interface ClientRecord {
 
 /**
  * Which entities each client's view holds, given what its team could potentially see: the client's own
- * character and its teammates always, every entity its team could see soon, and each of those for
+ * character and everything on its team always, every entity its team could see soon, and each of those for
  * `lingerTicks` more after it stops qualifying, so an entity on the edge does not flicker in and out.
  *
  * The linger bounds churn too: an entity can enter and leave one client's view at most once per
  * `lingerTicks + 1` ticks while it keeps moving near the edge. An entity that teleports (the sight's
  * `teleported`, a respawn) does not linger: it leaves at once the views it no longer qualifies for, since
  * lingering would send its new spot to clients that cannot see it there (flicker is not at stake: it did
- * not walk off an edge). Imports no Colyseus: the room turns the
- * add/remove calls into `StateView.add` / `StateView.remove`. Views are kept per entity slot of the sight
- * (typed arrays, no per-tick hashing of ids): the upkeep runs for every client every tick.
+ * not walk off an edge). Neither does a view whose character changed team (or whose client took another
+ * character): what the old team saw is not the new one's to keep. Views are kept per entity slot of the
+ * sight (typed arrays, no per-tick hashing of ids): the upkeep runs for every client every tick.
+ * @internal
  */
 export class ViewKeeper {
   readonly lingerTicks: number;
@@ -66,20 +67,56 @@ export class ViewKeeper {
   }
 
   /**
-   * Starts keeping a view for a client whose character is `character` (an entity of the sight, added with
-   * its team). Its own character and teammates enter the view now.
+   * Starts keeping a view for a client whose character is `character` (a character of the sight, so on a
+   * team). Its team's entities, its own character among them, enter the view now.
    */
   addClient(clientId: string, character: string): void {
-    if (this.clients.has(clientId)) throw new RangeError(`client ${JSON.stringify(clientId)} already has a view`);
-    const team = this.sight.teamOf(character);
-    if (team === undefined) throw new RangeError(`${JSON.stringify(character)} is not a character of the sight`);
     const n = this.sight.slotCapacity;
+    const slot = this.sight.slotOf(character);
     const record: ClientRecord = {
-      id: clientId, character, team, teamIndex: this.sight.teamIndexOf(team),
+      id: clientId, character, characterSlot: slot, teamIndex: this.sight.teamOfSlot(slot), reset: false,
       qualified: new Int32Array(n), generation: new Int32Array(n), slots: new Int32Array(n), count: 0,
     };
     this.clients.set(clientId, record);
-    for (const slot of this.sight.memberSlotsOf(record.teamIndex)) this.enter(record, slot);
+    if (record.teamIndex >= 0) for (const slot of this.sight.allySlotsOf(record.teamIndex)) this.enter(record, slot);
+  }
+
+  /** Gives a client another character: at the next update, what the new one does not qualify for leaves at once. */
+  setCharacter(clientId: string, character: string): void {
+    const record = this.clients.get(clientId);
+    if (record === undefined || record.character === character) return;
+    record.character = character;
+    record.characterSlot = this.sight.slotOf(character);
+    record.reset = true;
+  }
+
+  /** The character a client's view follows, or undefined for an unknown client. */
+  characterOf(clientId: string): string | undefined {
+    return this.clients.get(clientId)?.character;
+  }
+
+  /** Ids of the clients with a view. */
+  clientIds(): IterableIterator<string> {
+    return this.clients.keys();
+  }
+
+  /**
+   * An entity is about to leave the sight: every view holding it lets it go now, with a remove call, so
+   * the listener can still find it.
+   */
+  dropEntity(slot: number): void {
+    const id = this.sight.idOf(slot);
+    if (id === undefined) return;
+    const generation = this.sight.generationOf(slot);
+    for (const record of this.clients.values()) {
+      if (slot >= record.qualified.length || record.qualified[slot] === 0 || record.generation[slot] !== generation) continue;
+      record.qualified[slot] = 0;
+      const i = record.slots.subarray(0, record.count).indexOf(slot);
+      record.slots[i] = record.slots[--record.count]!;
+      this.churn.removes++;
+      this.churn.totalRemoves++;
+      this.onRemove(record.id, id);
+    }
   }
 
   /** Stops keeping the client's view (no remove calls: the view leaves with the client). */
@@ -124,17 +161,27 @@ export class ViewKeeper {
     for (const record of this.clients.values()) {
       const before = churn.adds + churn.removes;
       if (record.qualified.length < sight.slotCapacity) grow(record, sight.slotCapacity);
-      // Teammates (including ones that joined since) are always in.
-      for (const slot of sight.memberSlotsOf(record.teamIndex)) this.enter(record, slot);
-      const visible = sight.visibleSlotsOf(record.teamIndex);
-      for (let i = 0; i < visible.count; i++) this.enter(record, visible.list[i]!);
+      // The character cannot leave the sight while a client follows it, so its slot stays its own.
+      const teamIndex = sight.teamOfSlot(record.characterSlot);
+      if (teamIndex !== record.teamIndex) {
+        record.teamIndex = teamIndex;
+        record.reset = true;
+      }
+      // Its team's entities (its own character among them, and ones that joined since) are always in.
+      if (teamIndex >= 0) {
+        for (const slot of sight.allySlotsOf(teamIndex)) this.enter(record, slot);
+        const visible = sight.visibleSlotsOf(teamIndex);
+        for (let i = 0; i < visible.count; i++) this.enter(record, visible.list[i]!);
+      }
       const now = tick + 1;
+      const mayLinger = !record.reset;
+      record.reset = false;
       let kept = 0;
       for (let i = 0; i < record.count; i++) {
         const slot = record.slots[i]!;
         const qualified = record.qualified[slot]!;
         const gone = record.generation[slot] !== sight.generationOf(slot);
-        if (!gone && (qualified === now || (tick - (qualified - 1) <= this.lingerTicks && !sight.teleported(slot)))) {
+        if (!gone && (qualified === now || (mayLinger && tick - (qualified - 1) <= this.lingerTicks && !sight.teleported(slot)))) {
           record.slots[kept++] = slot;
           continue;
         }

@@ -11,8 +11,9 @@ import {
   sanitizeMoveFrame,
 } from "../../shared/protocol.js";
 import { CameraState, DetectionMeter, DetectionNotice, EVENT_HISTORY, GuardState, OWNER, PlayerState, StealthState } from "../../shared/schema.js";
-import { EverythingVisible } from "../culling/everythingVisible.js";
-import { StealthCulling, type CullingOptions } from "../culling/stealthCulling.js";
+import { EverythingVisible } from "./everythingVisible.js";
+import type { RoomCulling } from "./roomCulling.js";
+import { StealthCulling, type CullingOptions } from "./stealthCulling.js";
 import { StealthSimulation, type SimulationOptions, type StepResult } from "../sim/stealthSimulation.js";
 import { ExploredTiles } from "./exploredTiles.js";
 import { DEFAULT_MAP, MAP_NAME, MapCatalog } from "./mapCatalog.js";
@@ -130,7 +131,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   /** The simulation (set in `onCreate`). */
   sim!: StealthSimulation;
   /** Who may receive what (set in `onCreate`). */
-  culling!: StealthCulling;
+  culling!: RoomCulling;
   /** Clients watching without a character (set in `onCreate`). */
   spectators!: Spectators;
   /** Each player's tile sight and explored memory, synced to its owner (set in `onCreate`). */
@@ -418,10 +419,10 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     const st = this.stats;
     for (const sid of this.views.keys()) this.culling.setRoundTrip(sid, this.probe.estimate(sid));
     const r = this.culling.update(tick);
-    st.viewAdds += r.churn.adds;
-    st.viewRemoves += r.churn.removes;
+    st.viewAdds += r.adds;
+    st.viewRemoves += r.removes;
     st.viewClientTicks += this.views.size;
-    if (r.churn.maxPerClient > st.viewChurnMaxPerClient) st.viewChurnMaxPerClient = r.churn.maxPerClient;
+    if (r.maxPerClient > st.viewChurnMaxPerClient) st.viewChurnMaxPerClient = r.maxPerClient;
     st.potentiallyVisible = r.potentiallyVisible;
     if (r.audit !== undefined) {
       st.leaks = r.audit.leaks;

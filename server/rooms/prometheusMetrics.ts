@@ -1,6 +1,5 @@
 import { Counter, Gauge, Registry } from "prom-client";
 import { localStealthRooms, processFigures } from "./serverFigures.js";
-import { EverythingVisible } from "../culling/everythingVisible.js";
 
 type Labels = Record<string, string>;
 
@@ -90,7 +89,7 @@ export class PrometheusMetrics {
       };
       this.gauge("sightline_room_clients", r.clients.length, room);
       this.gauge("sightline_room_guards", r.sim.guards.length, room);
-      this.gauge("sightline_room_culling_enabled", r.culling instanceof EverythingVisible ? 0 : 1, room);
+      this.gauge("sightline_room_culling_enabled", r.culling.enabled ? 1 : 0, room);
       this.counter("sightline_room_ticks_total", s.ticks, room);
       this.counter("sightline_room_steps_dropped_total", s.stepsDropped, room);
       quantiles("sightline_room_tick_seconds", s.tickTime());

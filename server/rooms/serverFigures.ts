@@ -1,7 +1,6 @@
 import { matchMaker } from "@colyseus/core";
 import { EventLoopLag, type LagWindow } from "./eventLoopLag.js";
 import { HeapAfterGc, type HeapAfterGcReading } from "./heapAfterGc.js";
-import { EverythingVisible } from "../culling/everythingVisible.js";
 import type { StealthRoom } from "./StealthRoom.js";
 
 /** This process: CPU, memory and event-loop lag. */
@@ -83,8 +82,8 @@ export function roomFigures(room: StealthRoom): RoomFigures {
     map: room.state.map,
     clients: room.clients.length,
     guards: room.sim.guards.length,
-    cullingEnabled: !(room.culling instanceof EverythingVisible),
-    cullingRange: room.culling.sight.range,
+    cullingEnabled: room.culling.enabled,
+    cullingRange: room.culling.range,
     ...room.stats.snapshot(),
   };
 }

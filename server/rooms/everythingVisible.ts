@@ -1,57 +1,61 @@
+import type { ViewListener } from "sightline/culling";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
-import { StealthCulling, type CullingReport } from "./stealthCulling.js";
-import type { ChurnReport, ViewListener } from "./viewKeeper.js";
+import type { RoomCulling, RoomCullingReport } from "./roomCulling.js";
 
 /**
  * Culling turned off: every client's view holds every guard, camera and player, as if the state were
  * broadcast. The baseline a load test compares culling against (bytes per client, CPU); never a choice
- * for a game that cares about wallhacks. A `StealthCulling` whose sight is never updated (its `sight` and
- * `views` stay empty) and no audit: with everything in view there is nothing to leak and nothing to miss;
- * the room drives it like the real one.
+ * for a game that cares about wallhacks. With everything in view there is nothing to leak and nothing to
+ * miss, so there is no audit.
  */
-export class EverythingVisible extends StealthCulling {
+export class EverythingVisible implements RoomCulling {
+  readonly enabled = false;
+  readonly range = Infinity;
+  readonly audit = null;
   private readonly clients = new Set<string>();
   /** Guards and cameras: there from the start to the end. */
   private readonly fixed = new Set<string>();
   private readonly playerIds = new Set<string>();
-  private readonly churn: ChurnReport = { adds: 0, removes: 0, maxPerClient: 0, totalAdds: 0, totalRemoves: 0, clientUpdates: 0 };
+  private readonly report: RoomCullingReport = { adds: 0, removes: 0, maxPerClient: 0, potentiallyVisible: 0, ms: 0 };
 
   constructor(private readonly simulation: StealthSimulation, private readonly onAdd: ViewListener) {
-    super(simulation, {}, onAdd, () => {});
     for (const g of simulation.guards) this.fixed.add(g.id);
     for (const c of simulation.cameras) this.fixed.add(c.id);
   }
 
   /** Gives a client every entity now, and its character (already in the simulation) to every other client. */
-  override addClient(clientId: string, _playerId: string): void {
+  addClient(clientId: string, _playerId: string): void {
     this.syncEveryone();
     this.clients.add(clientId);
     for (const id of this.fixed) this.add(clientId, id);
     for (const id of this.playerIds) this.add(clientId, id);
   }
 
-  override removeClient(clientId: string): void {
+  removeClient(clientId: string): void {
     this.clients.delete(clientId);
   }
 
   /** Round trips do not matter when nothing is withheld. */
-  override setRoundTrip(_clientId: string, _roundTripMs: number | undefined): void {}
+  setRoundTrip(): void {}
 
-  override has(clientId: string, entityId: string): boolean {
+  has(clientId: string, entityId: string): boolean {
     return this.clients.has(clientId) && (this.fixed.has(entityId) || this.playerIds.has(entityId));
   }
 
   /** Players that joined since the last call reach every view; players that left are forgotten. */
-  override update(_tick: number): CullingReport {
+  update(_tick: number): RoomCullingReport {
     const started = performance.now();
-    const churn = this.churn;
-    churn.adds = 0;
-    churn.removes = 0;
+    const r = this.report;
+    r.adds = 0;
+    r.removes = 0;
     // Each new player enters every view once; a departed one leaves with its client.
-    churn.maxPerClient = this.syncEveryone();
-    churn.clientUpdates += this.clients.size;
-    return { churn, potentiallyVisible: this.fixed.size + this.playerIds.size, ms: performance.now() - started };
+    r.maxPerClient = this.syncEveryone();
+    r.potentiallyVisible = this.fixed.size + this.playerIds.size;
+    r.ms = performance.now() - started;
+    return r;
   }
+
+  dispose(): void {}
 
   /** Returns how many players joined since the last call. */
   private syncEveryone(): number {
@@ -66,16 +70,14 @@ export class EverythingVisible extends StealthCulling {
       for (const id of this.playerIds) {
         if (this.simulation.players.has(id)) continue;
         this.playerIds.delete(id);
-        this.churn.removes += this.clients.size;
-        this.churn.totalRemoves += this.clients.size;
+        this.report.removes += this.clients.size;
       }
     }
     return joined;
   }
 
   private add(clientId: string, entityId: string): void {
-    this.churn.adds++;
-    this.churn.totalAdds++;
+    this.report.adds++;
     this.onAdd(clientId, entityId);
   }
 }

@@ -1,0 +1,10 @@
+/**
+ * `sightline/culling`: game-agnostic anti-wallhack culling. You say where entities and occluders are and
+ * which character each client plays; it says which entity ids each client's view gains and loses, with
+ * the look-ahead, linger and teleport policy built in, and can audit itself against exact sight.
+ */
+export {
+  ViewCulling, DEFAULT_CULLING_OPTIONS,
+  type ViewCullingOptions, type CullingEntity, type CullingReport, type ViewListener,
+} from "./viewCulling.js";
+export type { AuditCounts } from "./cullingAudit.js";

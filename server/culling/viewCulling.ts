@@ -1,0 +1,409 @@
+import { Occluders } from "../occluders/occluders.js";
+import { fail, finite, nonEmptyString, nonNegative, object, positive, within } from "../../shared/validation/rangeChecks.js";
+import { CullingAudit, type AuditCounts } from "./cullingAudit.js";
+import { PotentialSight } from "./potentialSight.js";
+import { ViewKeeper } from "./viewKeeper.js";
+
+/** Called when an entity enters or leaves a client's view. Must not throw. */
+export type ViewListener = (clientId: string, entityId: string) => void;
+
+/** Options of a {@link ViewCulling}. `occluders`, `tickSeconds` and `maxSpeed` are facts of your game; the rest have safe defaults. */
+export interface ViewCullingOptions {
+  /** What blocks sight (from `sightline/occluders`). Changes to it count from the next `update()`. */
+  occluders: Occluders;
+  /** Seconds between two `update()` calls: your simulation's step, or your patch interval if you cull per patch. */
+  tickSeconds: number;
+  /**
+   * The fastest any entity moves, meters per second, with a margin for pushes and dashes. The look-ahead
+   * and the teleport threshold are derived from it. 0 for a game where nothing moves.
+   */
+  maxSpeed: number;
+  /**
+   * How far characters could see, all around, meters. Raised by itself to the longest `sightRange` of
+   * any entity, so whoever can see a character is in that character's view. Default 20.
+   */
+  range?: number;
+  /**
+   * Seconds an entity stays in a view after it stops qualifying, so an entity on the edge does not
+   * flicker in and out (and churn is bounded). An entity that teleports does not linger. Default 0.25.
+   */
+  lingerSeconds?: number;
+  /**
+   * Round trips above this (ms) count as this, and a client whose round trip is not known yet counts as
+   * this: a client that delays its pongs cannot widen its own view past it. In [0, 2000]. Default 300.
+   */
+  maxRoundTripMs?: number;
+  /**
+   * Ceiling of the look-ahead, meters. Past it, clients with a longer round trip may see an entity a
+   * little late rather than receive a wider view. At least one tick of motion (`maxSpeed x tickSeconds`).
+   * Default 3.
+   */
+  maxLookahead?: number;
+  /**
+   * Run the truth audit after every update (exact, costly): `true`, or `{ sample }` to audit that
+   * fraction of the clients, in (0, 1]. Default false. Read it from {@link ViewCulling.audit}.
+   */
+  audit?: boolean | { sample?: number };
+  /** Called for each entity that enters a client's view (during `update()`, `addClient`, `setCharacter`). */
+  onAdd?: ViewListener;
+  /** Called for each entity that leaves a client's view (during `update()`, and `removeEntity` for a removed one). */
+  onRemove?: ViewListener;
+}
+
+/** Defaults of the optional {@link ViewCullingOptions}. */
+export const DEFAULT_CULLING_OPTIONS = Object.freeze({
+  range: 20,
+  lingerSeconds: 0.25,
+  maxRoundTripMs: 300,
+  maxLookahead: 3,
+});
+
+/** Something that may be sent to clients, as the culling sees it. Meters. */
+export interface CullingEntity {
+  x: number;
+  y: number;
+  /** Body radius, meters, >= 0. Default 0. */
+  radius?: number;
+  /** Its side. Entities of a client's team are always in its view. Default: no team. */
+  team?: string;
+  /**
+   * Whether it is a player's character: it looks, all around and up to `range`, on behalf of its team,
+   * and clients can be attached to it. Needs a `team`. Default false.
+   */
+  character?: boolean;
+  /**
+   * How far it observes others, meters (a guard's or a turret's range): the culling range is raised to
+   * at least this, so a player seen by it has it in view. Default 0.
+   */
+  sightRange?: number;
+}
+
+/** What one {@link ViewCulling.update} did. */
+export interface CullingReport {
+  /** Entities that entered views, over all clients. */
+  adds: number;
+  /** Entities that left views, over all clients. */
+  removes: number;
+  /** The largest adds + removes of a single client. */
+  maxPerClient: number;
+  /** Entities potentially visible, summed over teams. */
+  potentiallyVisible: number;
+  /** (character, entity) pairs in reach, each needing a verdict. */
+  pairsTested: number;
+  /** Of those, the pairs tested against occluders (the rest kept a remembered verdict). */
+  occluderTests: number;
+  /** Milliseconds the update took, audit excluded. */
+  ms: number;
+}
+
+interface ClientRoundTrip {
+  /** The look-ahead its round-trip estimate buys, meters (the cap's until one is reported). */
+  lookahead: number;
+  /** The client's character's slot: its team is the one the round trip sizes. */
+  characterSlot: number;
+}
+
+/**
+ * Anti-wallhack culling for any game: decides, per client, which entities it may receive. Each client's
+ * view holds its own character, everything on its team, and every entity its team's characters could
+ * see soon; nothing else, so a hacked client has nothing to reveal. Game-agnostic: you tell it where
+ * things are, it tells you what to add to and remove from each client's view (with Colyseus, a
+ * `StateView`). Imports no networking code.
+ *
+ * "Could see soon" is exact geometry with a safety policy built in:
+ * - **Look-ahead.** Both the character's eye and every target are grown by
+ *   `min(maxLookahead, maxSpeed x (roundTrip / 2 + tickSeconds))` meters, so what walks into sight
+ *   arrives before it is visible, however the client's latency goes (a team's slowest client decides).
+ * - **Occluders one at a time.** Only a single occluder that hides the whole grown target from the
+ *   whole grown eye hides it; in doubt, it sends.
+ * - **Linger.** What stops qualifying leaves after `lingerSeconds`, not at once.
+ * - **Teleports.** An entity that moved farther than `2 x maxSpeed x tickSeconds` in one update was put
+ *   there (a respawn): it leaves the views it no longer qualifies for at once, since lingering would
+ *   send its new, hidden spot.
+ * - **Range.** At least the longest `sightRange` of any entity.
+ * - **Team changes.** A client whose character changes team (or who takes another character) drops, at
+ *   once, what the new team does not qualify for; an entity that changes team leaves, at once, the views
+ *   of its old teammates that do not qualify for it.
+ *
+ * ```ts
+ * const culling = new ViewCulling({
+ *   occluders, tickSeconds: 1 / 20, maxSpeed: 6,
+ *   onAdd: (clientId, id) => views.get(clientId)!.add(entityOf(id)),
+ *   onRemove: (clientId, id) => views.get(clientId)!.remove(entityOf(id)),
+ * });
+ * culling.addEntity("guard-1", { x: 10, y: 4, radius: 0.4, sightRange: 12 });
+ * culling.addEntity(sessionId, { x: 2, y: 2, radius: 0.4, team: "red", character: true });
+ * culling.addClient(sessionId, sessionId);
+ * // every tick, after physics:
+ * culling.moveEntity(sessionId, x, y);
+ * culling.update();
+ * ```
+ */
+export class ViewCulling {
+  /** Meters per second the look-ahead and the teleport threshold assume. */
+  readonly maxSpeed: number;
+  /** Seconds per update. */
+  readonly tickSeconds: number;
+  /** Updates an entity lingers in a view after it stops qualifying. */
+  readonly lingerTicks: number;
+  /** Round trips are capped at this, ms. */
+  readonly maxRoundTripMs: number;
+  /** Ceiling of the look-ahead, meters. */
+  readonly maxLookahead: number;
+  /** One update's motion of the fastest mover, twice: farther than that in one update is a teleport. Meters. */
+  readonly teleportDistance: number;
+  private readonly baseRange: number;
+  private readonly sight: PotentialSight;
+  private readonly keeper: ViewKeeper;
+  private readonly auditor: CullingAudit | null;
+  private readonly roundTrips = new Map<string, ClientRoundTrip>();
+  private readonly sightRanges = new Map<string, number>();
+  private teamLookahead = new Float64Array(4);
+  private tick = 0;
+  private readonly report: CullingReport = { adds: 0, removes: 0, maxPerClient: 0, potentiallyVisible: 0, pairsTested: 0, occluderTests: 0, ms: 0 };
+
+  /** Throws a RangeError naming the field for a missing, malformed or unsafe option. */
+  constructor(options: ViewCullingOptions) {
+    object("ViewCullingOptions", options);
+    if (!(options.occluders instanceof Occluders)) fail("ViewCullingOptions.occluders", "must be an Occluders (from sightline/occluders)", options.occluders);
+    const tickSeconds = options.tickSeconds;
+    if (typeof tickSeconds !== "number" || !(tickSeconds > 0 && tickSeconds <= 1)) fail("ViewCullingOptions.tickSeconds", "must be a number of seconds in (0, 1]", tickSeconds);
+    this.tickSeconds = tickSeconds;
+    this.maxSpeed = nonNegative("ViewCullingOptions.maxSpeed", options.maxSpeed, "meters per second");
+    const d = DEFAULT_CULLING_OPTIONS;
+    this.baseRange = positive("ViewCullingOptions.range", options.range ?? d.range, "meters");
+    const lingerSeconds = within("ViewCullingOptions.lingerSeconds", options.lingerSeconds ?? d.lingerSeconds, 0, 10, "seconds");
+    this.maxRoundTripMs = within("ViewCullingOptions.maxRoundTripMs", options.maxRoundTripMs ?? d.maxRoundTripMs, 0, 2000, "milliseconds");
+    this.maxLookahead = nonNegative("ViewCullingOptions.maxLookahead", options.maxLookahead ?? d.maxLookahead, "meters");
+    const oneTick = this.maxSpeed * tickSeconds;
+    if (this.maxLookahead < oneTick) {
+      fail("ViewCullingOptions.maxLookahead", `must cover at least one tick of motion, maxSpeed x tickSeconds = ${oneTick} m: with less, whatever walks into sight arrives late`, this.maxLookahead);
+    }
+    for (const name of ["onAdd", "onRemove"] as const) {
+      if (options[name] !== undefined && typeof options[name] !== "function") fail(`ViewCullingOptions.${name}`, "must be a function (clientId, entityId) => void", options[name]);
+    }
+    const audit = options.audit ?? false;
+    const sample = typeof audit === "object" && audit !== null ? audit.sample ?? 1 : 1;
+    if (typeof audit !== "boolean" && (typeof audit !== "object" || audit === null)) fail("ViewCullingOptions.audit", "must be a boolean or { sample }", audit);
+    if (typeof sample !== "number" || !(sample > 0 && sample <= 1)) fail("ViewCullingOptions.audit.sample", "must be a fraction of clients in (0, 1]", sample);
+
+    this.lingerTicks = Math.ceil(lingerSeconds / tickSeconds - 1e-9);
+    // Farther than any mover gets in an update: a respawn, which must not linger (the audit's threshold too).
+    this.teleportDistance = this.maxSpeed > 0 ? 2 * oneTick : Number.MIN_VALUE;
+    this.sight = new PotentialSight(options.occluders, this.baseRange, this.teleportDistance);
+    const none: ViewListener = () => {};
+    this.keeper = new ViewKeeper(this.sight, { lingerTicks: this.lingerTicks }, options.onAdd ?? none, options.onRemove ?? none);
+    this.auditor = audit === false ? null : new CullingAudit(options.occluders, this.sight, this.keeper, {
+      tickSeconds, lingerTicks: this.lingerTicks, teleportDistance: this.teleportDistance, sample,
+    });
+  }
+
+  /** How far characters could see for culling now, meters: `range`, raised to the longest `sightRange`. */
+  get range(): number {
+    return this.sight.range;
+  }
+
+  /** Adds an entity. Throws a RangeError naming the field for a duplicate id or a bad spec; changes nothing then. */
+  addEntity(id: string, entity: CullingEntity): void {
+    nonEmptyString("ViewCulling.addEntity id", id);
+    if (this.sight.has(id)) fail("ViewCulling.addEntity id", "is already an entity", id);
+    object("CullingEntity", entity);
+    const x = finite("CullingEntity.x", entity.x);
+    const y = finite("CullingEntity.y", entity.y);
+    const radius = entity.radius === undefined ? 0 : nonNegative("CullingEntity.radius", entity.radius, "meters");
+    const team = entity.team === undefined ? undefined : nonEmptyString("CullingEntity.team", entity.team);
+    if (entity.character !== undefined && typeof entity.character !== "boolean") fail("CullingEntity.character", "must be a boolean", entity.character);
+    const character = entity.character === true;
+    if (character && team === undefined) fail("CullingEntity.team", "is required for a character (the team it looks for)", undefined);
+    const sightRange = entity.sightRange === undefined ? 0 : nonNegative("CullingEntity.sightRange", entity.sightRange, "meters");
+    this.sight.addEntity(id, x, y, radius, team, character);
+    if (sightRange > 0) {
+      this.sightRanges.set(id, sightRange);
+      this.syncRange();
+    }
+  }
+
+  /** Moves an entity, meters. Throws a RangeError for an unknown id or a non-finite coordinate. */
+  moveEntity(id: string, x: number, y: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) {
+      finite("ViewCulling.moveEntity x", x);
+      finite("ViewCulling.moveEntity y", y);
+    }
+    if (!this.sight.moveEntity(id, x, y)) fail("ViewCulling.moveEntity id", "is not an entity", id);
+  }
+
+  /**
+   * Moves an entity to another team (or none; a character needs one). Clients whose character it is
+   * follow: at the next update their views drop, at once, what the new team does not qualify for.
+   */
+  setTeam(id: string, team: string | undefined): void {
+    if (!this.sight.has(id)) fail("ViewCulling.setTeam id", "is not an entity", id);
+    if (team !== undefined) nonEmptyString("ViewCulling.setTeam team", team);
+    else if (this.sight.isCharacter(id)) fail("ViewCulling.setTeam team", "is required for a character (the team it looks for)", team);
+    if (this.sight.teamOf(id) !== team) this.sight.setTeam(id, team);
+  }
+
+  /**
+   * Removes an entity: every view holding it lets it go now (`onRemove` is called before this returns,
+   * so call it before you delete the entity from your own state). Unknown ids are ignored. Throws a
+   * RangeError if a client still follows it as its character: remove the client or give it another first.
+   */
+  removeEntity(id: string): void {
+    const slot = this.sight.slotOf(id);
+    if (slot < 0) return;
+    for (const clientId of this.keeper.clientIds()) {
+      if (this.keeper.characterOf(clientId) === id) fail("ViewCulling.removeEntity id", `is the character of client ${JSON.stringify(clientId)}: remove that client or call setCharacter first`, id);
+    }
+    this.keeper.dropEntity(slot);
+    this.sight.removeEntity(id);
+    if (this.sightRanges.delete(id)) this.syncRange();
+  }
+
+  /**
+   * Gives a client a view that follows `characterId` (a character entity). Its character and its team's
+   * entities enter the view now; what the team could see enters at the next update. Throws a RangeError
+   * for a client that already has a view or an id that is not a character.
+   */
+  addClient(clientId: string, characterId: string): void {
+    nonEmptyString("ViewCulling.addClient clientId", clientId);
+    if (this.roundTrips.has(clientId)) fail("ViewCulling.addClient clientId", "already has a view", clientId);
+    this.checkCharacter("ViewCulling.addClient characterId", characterId);
+    this.roundTrips.set(clientId, { lookahead: this.lookaheadFor(undefined), characterSlot: this.sight.slotOf(characterId) });
+    this.keeper.addClient(clientId, characterId);
+    this.auditor?.addClient(clientId, characterId, this.maxRoundTripMs);
+  }
+
+  /**
+   * Stops keeping a client's view (no `onRemove` calls: the view leaves with the client). To let a client
+   * reconnect, keep it instead, and give its new connection a view holding {@link viewOf}.
+   */
+  removeClient(clientId: string): boolean {
+    if (!this.roundTrips.delete(clientId)) return false;
+    this.keeper.removeClient(clientId);
+    this.auditor?.removeClient(clientId);
+    return true;
+  }
+
+  /** The client now follows another character (a respawn as a new entity, a spectator switching players). */
+  setCharacter(clientId: string, characterId: string): void {
+    if (!this.roundTrips.has(clientId)) fail("ViewCulling.setCharacter clientId", "has no view", clientId);
+    this.checkCharacter("ViewCulling.setCharacter characterId", characterId);
+    this.roundTrips.get(clientId)!.characterSlot = this.sight.slotOf(characterId);
+    this.keeper.setCharacter(clientId, characterId);
+    this.auditor?.setCharacter(clientId, characterId);
+  }
+
+  /**
+   * A client's measured round trip, ms (undefined: unknown, counted as `maxRoundTripMs`). Sizes its team's
+   * look-ahead from the next update. `actualMs` is for the audit only: the delay it assumes patches take
+   * to reach the client (a test that simulates latency passes it; default the estimate). Unknown clients
+   * are ignored (a measure may land after the client left).
+   */
+  setRoundTrip(clientId: string, roundTripMs: number | undefined, actualMs = roundTripMs): void {
+    const rtt = this.roundTrips.get(clientId);
+    if (rtt === undefined) return;
+    if (roundTripMs !== undefined) nonNegative("ViewCulling.setRoundTrip roundTripMs", roundTripMs, "milliseconds");
+    rtt.lookahead = this.lookaheadFor(roundTripMs);
+    this.auditor?.setRoundTrip(clientId, actualMs ?? this.maxRoundTripMs);
+  }
+
+  /** The look-ahead (meters) a round trip (ms) buys: `min(maxLookahead, maxSpeed x (min(rtt, cap) / 2 + tickSeconds))`. */
+  lookaheadFor(roundTripMs: number | undefined): number {
+    const rtt = Math.min(roundTripMs ?? this.maxRoundTripMs, this.maxRoundTripMs);
+    return Math.min(this.maxLookahead, this.maxSpeed * (rtt / 2000 + this.tickSeconds));
+  }
+
+  /**
+   * After your simulation step: recomputes what each team could see soon and brings every view up to
+   * date, calling `onAdd` and `onRemove`. Then audits, if asked to. The report is reused: read it before
+   * the next call.
+   */
+  update(): CullingReport {
+    const started = performance.now();
+    const sight = this.sight;
+    this.sizeLookaheads();
+    sight.update();
+    const churn = this.keeper.update(++this.tick);
+    let potentiallyVisible = 0;
+    for (let t = 0; t < sight.teamCount; t++) potentiallyVisible += sight.visibleCountOf(t);
+    const r = this.report;
+    r.adds = churn.adds;
+    r.removes = churn.removes;
+    r.maxPerClient = churn.maxPerClient;
+    r.potentiallyVisible = potentiallyVisible;
+    r.pairsTested = sight.pairsTested;
+    r.occluderTests = sight.occluderTests;
+    r.ms = performance.now() - started;
+    this.auditor?.audit(this.tick);
+    return r;
+  }
+
+  /** Whether the client's view holds `entityId` now. */
+  has(clientId: string, entityId: string): boolean {
+    return this.keeper.has(clientId, entityId);
+  }
+
+  /** The ids the client's view holds now (a copy), or an empty array for an unknown client. */
+  viewOf(clientId: string): string[] {
+    const view = this.keeper.viewOf(clientId);
+    return view === undefined ? [] : [...view.keys()];
+  }
+
+  /** How many entities the client's view holds now. */
+  viewSize(clientId: string): number {
+    return this.keeper.viewSize(clientId);
+  }
+
+  /** Whether the client's team could potentially see `entityId` at the last update (linger not counted). */
+  qualifies(clientId: string, entityId: string): boolean {
+    const team = this.sight.teamOf(this.keeper.characterOf(clientId) ?? "");
+    return team !== undefined && this.sight.sees(team, entityId);
+  }
+
+  /** The look-ahead (meters) of the client's team at the last update, or 0 for an unknown client. */
+  lookaheadOf(clientId: string): number {
+    const team = this.sight.teamOf(this.keeper.characterOf(clientId) ?? "");
+    return team === undefined ? 0 : this.sight.lookahead(team);
+  }
+
+  /** Totals of view changes since construction: adds, removes, and client-updates counted. */
+  get totals(): { adds: number; removes: number; clientUpdates: number } {
+    const c = this.keeper.churn;
+    return { adds: c.totalAdds, removes: c.totalRemoves, clientUpdates: c.clientUpdates };
+  }
+
+  /** The truth audit's counts and its last failures (details for a test message), or null when it is off. */
+  get audit(): { readonly counts: AuditCounts; readonly failures: readonly string[] } | null {
+    return this.auditor;
+  }
+
+  /** Releases the audit's listeners on the occluders. The culling must not be used after. */
+  dispose(): void {
+    this.auditor?.dispose();
+  }
+
+  /** Each team's look-ahead from its slowest client (the cap for a team without one). */
+  private sizeLookaheads(): void {
+    const sight = this.sight;
+    if (this.teamLookahead.length < sight.teamCount) this.teamLookahead = new Float64Array(sight.teamCount * 2);
+    const lookahead = this.teamLookahead;
+    lookahead.fill(-1, 0, sight.teamCount);
+    for (const rtt of this.roundTrips.values()) {
+      const t = sight.teamOfSlot(rtt.characterSlot);
+      if (t >= 0 && rtt.lookahead > lookahead[t]!) lookahead[t] = rtt.lookahead;
+    }
+    const unknown = this.lookaheadFor(undefined);
+    for (let t = 0; t < sight.teamCount; t++) sight.setLookaheadOf(t, lookahead[t]! >= 0 ? lookahead[t]! : unknown);
+  }
+
+  private checkCharacter(field: string, id: string): void {
+    if (!this.sight.has(id)) fail(field, "is not an entity", id);
+    if (!this.sight.isCharacter(id)) fail(field, "is not a character (add it with character: true and a team)", id);
+  }
+
+  private syncRange(): void {
+    let range = this.baseRange;
+    for (const r of this.sightRanges.values()) if (r > range) range = r;
+    this.sight.range = range;
+  }
+}

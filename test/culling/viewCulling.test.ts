@@ -1,0 +1,297 @@
+import { describe, expect, it } from "vitest";
+import { ViewCulling, type ViewCullingOptions } from "sightline/culling";
+import { Occluders } from "sightline/occluders";
+import { seededRandom } from "../../shared/seededRandom.js";
+
+const TICK = 1 / 20;
+const SPEED = 4;
+
+/**
+ * A culling whose listeners keep, per client, the set of ids a real view would hold: every test checks
+ * that the listeners alone reproduce `viewOf` exactly (no add or remove lost or doubled).
+ */
+function culled(occluders: Occluders, options: Partial<ViewCullingOptions> = {}) {
+  const mirrors = new Map<string, Set<string>>();
+  const mirror = (c: string) => mirrors.get(c) ?? mirrors.set(c, new Set()).get(c)!;
+  const culling = new ViewCulling({
+    occluders, tickSeconds: TICK, maxSpeed: SPEED, audit: true,
+    onAdd: (c, e) => {
+      expect(mirror(c).has(e), `${e} added twice to ${c}`).toBe(false);
+      mirror(c).add(e);
+    },
+    onRemove: (c, e) => {
+      expect(mirror(c).has(e), `${e} removed from ${c} without being added`).toBe(true);
+      mirror(c).delete(e);
+    },
+    ...options,
+  });
+  const update = () => {
+    const r = culling.update();
+    for (const [c, ids] of mirrors) expect([...ids].sort(), `the listeners' view of ${c}`).toEqual(culling.viewOf(c).sort());
+    const audit = culling.audit!;
+    expect(audit.counts, audit.failures.join("\n")).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
+    return r;
+  };
+  return { culling, update, mirrors };
+}
+
+/** Two rooms side by side: a wall at x = 10..10.5 from y = 0 to y = 20 with a doorway at y = 9..11. */
+function twoRooms(): Occluders {
+  const occluders = new Occluders();
+  occluders.addRectangle(10, 0, 0.5, 9);
+  occluders.addRectangle(10, 11, 0.5, 9);
+  return occluders;
+}
+
+describe("culling in your own game", () => {
+  it("player behind a wall does not receive the enemy; a player in the open does", () => {
+    const { culling, update } = culled(twoRooms());
+    culling.addEntity("hidden", { x: 5, y: 2, radius: 0.4, team: "red", character: true });
+    culling.addEntity("open", { x: 5, y: 10, radius: 0.4, team: "green", character: true });
+    culling.addEntity("enemy", { x: 15, y: 10, radius: 0.4, team: "blue", character: true });
+    culling.addClient("hidden", "hidden");
+    culling.addClient("open", "open");
+    update();
+    expect(culling.has("hidden", "hidden")).toBe(true);
+    expect(culling.has("hidden", "enemy")).toBe(false);
+    // Through the doorway, from the open player's spot, the enemy is in sight: sent, both ways.
+    expect(culling.has("open", "enemy")).toBe(true);
+    expect(culling.has("hidden", "open")).toBe(true);
+  });
+
+  it("teammates are always in view and share what they see", () => {
+    const { culling, update } = culled(twoRooms());
+    culling.addEntity("hidden", { x: 5, y: 2, radius: 0.4, team: "red", character: true });
+    culling.addEntity("mate", { x: 14, y: 18, radius: 0.4, team: "red", character: true });
+    culling.addEntity("turret", { x: 1, y: 19, radius: 0.5, team: "red" }); // on the team, but no eye
+    culling.addEntity("enemy", { x: 15, y: 2, radius: 0.4, team: "blue", character: true });
+    culling.addClient("hidden", "hidden");
+    // Its own character and everything on its team arrive at once, before any update.
+    expect(culling.viewOf("hidden").sort()).toEqual(["hidden", "mate", "turret"]);
+    update();
+    // The teammate across the wall sees the enemy, so the hidden player's view holds it too.
+    expect(culling.has("hidden", "enemy")).toBe(true);
+  });
+
+  it("a wall added after the culling was built hides the enemy at the next update, after its linger", () => {
+    const occluders = new Occluders();
+    occluders.addRectangle(100, 100, 1, 1); // far away: the set is not empty, and small
+    const { culling, update } = culled(occluders, { lingerSeconds: 0 });
+    culling.addEntity("watcher", { x: 0, y: 0, radius: 0.4, team: "red", character: true });
+    culling.addEntity("enemy", { x: 8, y: 0, radius: 0.4 });
+    culling.addClient("watcher", "watcher");
+    update();
+    expect(culling.has("watcher", "enemy")).toBe(true);
+    // More walls than the set held when the culling was built, all across the line of sight.
+    for (let i = 0; i < 4; i++) occluders.addRectangle(3 + i, -3, 0.3, 6);
+    update();
+    expect(culling.qualifies("watcher", "enemy")).toBe(false);
+    expect(culling.has("watcher", "enemy")).toBe(false);
+  });
+
+  it("a wall removed at runtime sends what it hid at the next update", () => {
+    const occluders = new Occluders();
+    const wall = occluders.addRectangle(4, -3, 0.5, 6);
+    const { culling, update } = culled(occluders);
+    culling.addEntity("watcher", { x: 0, y: 0, radius: 0.4, team: "red", character: true });
+    culling.addEntity("enemy", { x: 8, y: 0, radius: 0.4 });
+    culling.addClient("watcher", "watcher");
+    update();
+    expect(culling.has("watcher", "enemy")).toBe(false);
+    occluders.remove(wall);
+    update();
+    expect(culling.has("watcher", "enemy")).toBe(true);
+  });
+
+  it("an entity that walks behind a wall lingers; one put behind it (a respawn) leaves at once", () => {
+    const { culling, update } = culled(twoRooms(), { lingerSeconds: 0.25 });
+    culling.addEntity("watcher", { x: 5, y: 5, radius: 0.4, team: "red", character: true });
+    culling.addEntity("walker", { x: 9.2, y: 2, radius: 0.3 });
+    culling.addEntity("respawned", { x: 7, y: 5, radius: 0.3 });
+    culling.addClient("watcher", "watcher");
+    update();
+    expect(culling.has("watcher", "walker")).toBe(true);
+    culling.moveEntity("respawned", 15, 5); // far behind the wall in one update
+    let t = 0;
+    let walkerLeft = -1;
+    let lastQualified = 0;
+    for (let x = 9.2; t < 40 && walkerLeft < 0; t++) {
+      x += SPEED * TICK * 0.9;
+      culling.moveEntity("walker", x, 2);
+      update();
+      if (t === 0) expect(culling.has("watcher", "respawned")).toBe(false);
+      if (culling.qualifies("watcher", "walker")) lastQualified = t;
+      if (!culling.has("watcher", "walker")) walkerLeft = t;
+    }
+    expect(walkerLeft - lastQualified).toBe(culling.lingerTicks + 1);
+  });
+
+  it("a team change moves the view to the new team at once, with nothing of the old one lingering", () => {
+    const { culling, update } = culled(twoRooms(), { lingerSeconds: 1 });
+    culling.addEntity("spy", { x: 5, y: 2, radius: 0.4, team: "red", character: true });
+    culling.addEntity("old-mate", { x: 5, y: 30, radius: 0.4, team: "red", character: true }); // out of blue's reach
+    culling.addEntity("new-mate", { x: 15, y: 2, radius: 0.4, team: "blue", character: true });
+    culling.addClient("spy", "spy");
+    update();
+    expect(culling.has("spy", "old-mate")).toBe(true);
+    expect(culling.has("spy", "new-mate")).toBe(false);
+    culling.setTeam("spy", "blue");
+    update();
+    expect(culling.has("spy", "new-mate")).toBe(true);
+    expect(culling.has("spy", "old-mate")).toBe(false); // behind the wall from both blue characters
+    expect(() => culling.setTeam("spy", undefined)).toThrow(/ViewCulling\.setTeam team is required for a character/);
+  });
+
+  it("a client that leaves and comes back, or reconnects, gets its whole view back", () => {
+    const { culling, update, mirrors } = culled(twoRooms());
+    culling.addEntity("p", { x: 5, y: 10, radius: 0.4, team: "red", character: true });
+    culling.addEntity("enemy", { x: 15, y: 10, radius: 0.4, team: "blue", character: true });
+    culling.addClient("p", "p");
+    update();
+    const before = culling.viewOf("p").sort();
+    expect(before).toEqual(["enemy", "p"]);
+    // Leaving calls no listener: the view leaves with the client.
+    expect(culling.removeClient("p")).toBe(true);
+    expect(culling.viewOf("p")).toEqual([]);
+    mirrors.delete("p");
+    expect(culling.removeClient("p")).toBe(false);
+    culling.addClient("p", "p");
+    update();
+    expect([...mirrors.get("p")!].sort()).toEqual(before);
+    // A reconnection keeps the client: a fresh view for the new connection is what viewOf holds.
+    expect(culling.viewOf("p").sort()).toEqual(before);
+    expect(() => culling.addClient("p", "p")).toThrow(/ViewCulling\.addClient clientId already has a view/);
+  });
+
+  it("removing an entity lets every view go of it at once; a client's own character cannot be removed under it", () => {
+    const { culling, update, mirrors } = culled(new Occluders());
+    culling.addEntity("a", { x: 0, y: 0, team: "red", character: true });
+    culling.addEntity("b", { x: 3, y: 0, team: "blue", character: true });
+    culling.addEntity("crate", { x: 1, y: 1 });
+    culling.addClient("a", "a");
+    culling.addClient("b", "b");
+    update();
+    expect(mirrors.get("a")!.has("crate")).toBe(true);
+    culling.removeEntity("crate");
+    expect(mirrors.get("a")!.has("crate")).toBe(false);
+    expect(mirrors.get("b")!.has("crate")).toBe(false);
+    expect(() => culling.removeEntity("b")).toThrow(/is the character of client "b"/);
+    culling.addEntity("b2", { x: 3, y: 1, team: "blue", character: true });
+    culling.setCharacter("b", "b2");
+    culling.removeEntity("b");
+    update();
+    expect(culling.has("a", "b")).toBe(false);
+    expect(culling.has("b", "b2")).toBe(true);
+  });
+
+  it("the culling range rises to the longest observer's range, so a guard that can see a player is in its view", () => {
+    const { culling, update } = culled(new Occluders(), { range: 20 });
+    culling.addEntity("p", { x: 0, y: 0, radius: 0.4, team: "red", character: true });
+    culling.addEntity("sniper", { x: 28, y: 0, radius: 0.4, sightRange: 30 });
+    culling.addClient("p", "p");
+    expect(culling.range).toBe(30);
+    update();
+    expect(culling.has("p", "sniper")).toBe(true);
+    culling.removeEntity("sniper");
+    expect(culling.range).toBe(20);
+  });
+
+  it("randomized: walkers, respawns, team changes, walls coming and going, round trips of 0-120 ms: no leak, no pop-in, no miss", () => {
+    let audited = 0;
+    let churn = 0;
+    for (const seed of [3, 4]) {
+      const random = seededRandom(seed);
+      const occluders = new Occluders();
+      const walls: number[] = [];
+      const addWall = () => {
+        const x = random() * 40;
+        const y = random() * 40;
+        walls.push(random() < 0.7 ? occluders.addRectangle(x, y, 0.3 + random() * 4, 0.3 + random() * 0.8) : occluders.addCircle(x, y, 0.3 + random()));
+      };
+      for (let i = 0; i < 40; i++) addWall();
+      const { culling, update } = culled(occluders, { audit: true });
+      const walkers: { id: string; x: number; y: number; vx: number; vy: number }[] = [];
+      const teams = ["red", "blue", "green"];
+      for (let i = 0; i < 9; i++) {
+        const w = { id: `p${i}`, x: random() * 40, y: random() * 40, vx: 0, vy: 0 };
+        walkers.push(w);
+        culling.addEntity(w.id, { x: w.x, y: w.y, radius: 0.35, team: teams[i % 3], character: true });
+        culling.addClient(w.id, w.id);
+        const rtt = Math.round(random() * 120);
+        culling.setRoundTrip(w.id, rtt, rtt);
+      }
+      for (let i = 0; i < 20; i++) {
+        const w = { id: `g${i}`, x: random() * 40, y: random() * 40, vx: 0, vy: 0 };
+        walkers.push(w);
+        culling.addEntity(w.id, { x: w.x, y: w.y, radius: 0.35, sightRange: 12 });
+      }
+      for (let t = 0; t < 300; t++) {
+        for (const w of walkers) {
+          if (random() < 0.1) {
+            const a = random() * 2 * Math.PI;
+            const v = random() < 0.8 ? SPEED * random() : 0;
+            w.vx = Math.cos(a) * v;
+            w.vy = Math.sin(a) * v;
+          }
+          w.x = Math.min(40, Math.max(0, w.x + w.vx * TICK));
+          w.y = Math.min(40, Math.max(0, w.y + w.vy * TICK));
+          if (random() < 0.002) {
+            w.x = random() * 40; // a respawn
+            w.y = random() * 40;
+          }
+          culling.moveEntity(w.id, w.x, w.y);
+        }
+        if (random() < 0.05) addWall();
+        if (random() < 0.05 && walls.length > 0) occluders.remove(walls.splice(Math.floor(random() * walls.length), 1)[0]!);
+        if (random() < 0.01) culling.setTeam(`p${Math.floor(random() * 9)}`, teams[Math.floor(random() * 3)]);
+        churn += update().adds;
+      }
+      audited += culling.audit!.counts.clientTicks - culling.audit!.counts.excused;
+    }
+    expect(audited).toBeGreaterThan(4000);
+    expect(churn).toBeGreaterThan(100);
+  });
+});
+
+describe("culling refuses unsafe or malformed settings, naming the field", () => {
+  const occluders = new Occluders();
+  const base = { occluders, tickSeconds: TICK, maxSpeed: SPEED };
+
+  it.each([
+    [{ ...base, occluders: undefined }, /ViewCullingOptions\.occluders must be an Occluders/],
+    [{ ...base, tickSeconds: 0 }, /ViewCullingOptions\.tickSeconds must be a number of seconds in \(0, 1\]/],
+    [{ ...base, maxSpeed: Number.NaN }, /ViewCullingOptions\.maxSpeed must be a finite number >= 0 of meters per second \(got NaN\)/],
+    [{ ...base, maxLookahead: 0 }, /ViewCullingOptions\.maxLookahead must cover at least one tick of motion/],
+    [{ ...base, range: -1 }, /ViewCullingOptions\.range/],
+    [{ ...base, lingerSeconds: 11 }, /ViewCullingOptions\.lingerSeconds/],
+    [{ ...base, maxRoundTripMs: 5000 }, /ViewCullingOptions\.maxRoundTripMs/],
+    [{ ...base, audit: { sample: 2 } }, /ViewCullingOptions\.audit\.sample/],
+    [{ ...base, onAdd: "add" }, /ViewCullingOptions\.onAdd must be a function/],
+  ])("%#: %o", (options, message) => {
+    expect(() => new ViewCulling(options as never)).toThrow(message);
+  });
+
+  it("nothing moves: zero speed needs no look-ahead, and any move counts as a teleport", () => {
+    const culling = new ViewCulling({ occluders, tickSeconds: TICK, maxSpeed: 0, maxLookahead: 0 });
+    expect(culling.lookaheadFor(300)).toBe(0);
+  });
+
+  it("bad entities, clients and round trips are RangeErrors that change nothing", () => {
+    const culling = new ViewCulling(base);
+    culling.addEntity("p", { x: 0, y: 0, team: "red", character: true });
+    expect(() => culling.addEntity("p", { x: 1, y: 1 })).toThrow(/ViewCulling\.addEntity id is already an entity/);
+    expect(() => culling.addEntity("q", { x: Number.POSITIVE_INFINITY, y: 0 })).toThrow(/CullingEntity\.x must be a finite number/);
+    expect(() => culling.addEntity("q", { x: 0, y: 0, radius: -1 })).toThrow(/CullingEntity\.radius/);
+    expect(() => culling.addEntity("q", { x: 0, y: 0, character: true })).toThrow(/CullingEntity\.team is required for a character/);
+    expect(() => culling.addEntity("", { x: 0, y: 0 })).toThrow(/ViewCulling\.addEntity id must be a non-empty string/);
+    expect(() => culling.moveEntity("nobody", 0, 0)).toThrow(/ViewCulling\.moveEntity id is not an entity/);
+    expect(() => culling.moveEntity("p", Number.NaN, 0)).toThrow(/ViewCulling\.moveEntity x must be a finite number \(got NaN\)/);
+    culling.addEntity("box", { x: 1, y: 1 });
+    expect(() => culling.addClient("c", "box")).toThrow(/ViewCulling\.addClient characterId is not a character/);
+    expect(() => culling.addClient("c", "nobody")).toThrow(/ViewCulling\.addClient characterId is not an entity/);
+    culling.addClient("c", "p");
+    expect(() => culling.setRoundTrip("c", -5)).toThrow(/ViewCulling\.setRoundTrip roundTripMs/);
+    culling.setRoundTrip("gone", 50); // a measure that lands after its client left: ignored
+    expect(culling.viewOf("c")).toEqual(["p"]);
+  });
+});
