@@ -1,0 +1,61 @@
+import { defineRoom, defineServer } from "@colyseus/core";
+import type { ColyseusTestServer } from "@colyseus/testing";
+import { WebSocketTransport } from "@colyseus/ws-transport";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ArenaRoom } from "../../examples/culling-room/arenaRoom.js";
+import { bootLoopback } from "../fixtures/bootLoopback.js";
+import { receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
+
+// The culling example: a room of its own (its own schema and walls, no stealth simulation, no physics)
+// culled through `sightline/culling`, driven by real SDK clients over WebSocket.
+
+let colyseus: ColyseusTestServer;
+
+beforeAll(async () => {
+  recordRawFrames();
+  colyseus = await bootLoopback(defineServer({ transport: new WebSocketTransport(), rooms: { arena: defineRoom(ArenaRoom) }, greet: false }));
+});
+afterAll(async () => {
+  await colyseus.shutdown();
+  stopRecordingRawFrames();
+});
+beforeEach(async () => {
+  await colyseus.cleanup();
+});
+
+describe("example: culling in your own Colyseus room", () => {
+  it("tanks on either side of the wall receive nothing of each other, raw bytes included, until both stand in line with the doorway", async () => {
+    const room = await colyseus.createRoom<ArenaRoom>("arena", { audit: true });
+    const red = await colyseus.connectTo(room, { team: "red" });
+    const blue = await colyseus.connectTo(room, { team: "blue" });
+    for (let i = 0; i < 10; i++) await room.waitForNextPatch();
+    const redTanks = (red.state as any).tanks;
+    expect(redTanks.has(red.sessionId)).toBe(true);
+    expect(redTanks.has(blue.sessionId)).toBe(false);
+    expect(receivedBytes(red, blue.sessionId)).toBe(false);
+    expect(receivedBytes(blue, red.sessionId)).toBe(false);
+    expect(receivedBytes(blue, blue.sessionId)).toBe(true); // the search is not blind
+
+    // Garbage changes nothing and throws nothing.
+    red.send("move", { x: "east", y: null });
+    red.send("move", { toString: 0, valueOf: 0 });
+    // Both walk towards the doorway (y = 18..22): red to (10, 20), blue to (30, 20).
+    red.send("move", { x: 0.4472, y: 0.8944 });
+    blue.send("move", { x: -0.4472, y: 0.8944 });
+    for (let i = 0; i < 80 && !redTanks.has(blue.sessionId); i++) await room.waitForNextPatch(5);
+    expect(redTanks.has(blue.sessionId)).toBe(true);
+    expect((blue.state as any).tanks.has(red.sessionId)).toBe(true);
+    red.send("move", { x: 0, y: 0 });
+    blue.send("move", { x: 0, y: 0 });
+
+    const audit = room.culling.audit!;
+    expect(audit.counts, audit.failures.join("\n")).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
+    expect(audit.counts.clientTicks - audit.counts.excused).toBeGreaterThan(50);
+
+    // Blue leaves: its tank leaves red's state with it.
+    await blue.leave();
+    await room.waitForNextPatch(20);
+    expect(redTanks.has(blue.sessionId)).toBe(false);
+    expect(room.culling.viewOf(red.sessionId)).toEqual([red.sessionId]);
+  });
+});
