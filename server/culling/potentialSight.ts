@@ -403,6 +403,8 @@ export class PotentialSight {
     // 2. Entities that came into reach: from the hash grid.
     const reachMax = reachBase + this.maxRadius;
     const grid = this.grid;
+    const start = grid.start;
+    const items = grid.items;
     const cs = grid.cellSize;
     const c0 = Math.floor((cx - reachMax) / cs);
     const c1 = Math.floor((cx + reachMax) / cs);
@@ -411,8 +413,9 @@ export class PotentialSight {
     for (let row = r0; row <= r1; row++) {
       for (let col = c0; col <= c1; col++) {
         const bucket = grid.bucket(col, row);
-        for (let i = grid.start[bucket]!; i < grid.start[bucket + 1]!; i++) {
-          const e = grid.items[i]!;
+        const end = start[bucket + 1]!;
+        for (let i = start[bucket]!; i < end; i++) {
+          const e = items[i]!;
           if (e === c || this.team[e] === t || this.tested[e] === stamp) continue;
           this.tested[e] = stamp;
           const dx = this.x[e]! - cx;

@@ -1,0 +1,136 @@
+/**
+ * Same-process A/B against another checkout of this repository (its own `npm ci` done), for "is this
+ * change any slower?": `npx tsx loadtest/bench/againstCheckout.ts <dir> [vision|culling] [runs]`.
+ *
+ * On this noisy VM two separate processes of the same code differ by 20% and more, and in one process the
+ * instance built second runs a few percent slower (a calibration of old against old showed it), so each
+ * run builds four instances in the order other, this, this, other and ticks them in a rotating order; the
+ * ratio pools both instances of a side. Prints one JSON line per run: the medians of each instance and the
+ * pooled ratio this / other (below 1 is faster).
+ *
+ * - vision: the reference room of `vision-scheduler` (1024 guards, 64 players, 1000 walls, 256 rays a
+ *   tick), each side on its own copy of the level (the same seed: the same trajectory), poses in and one tick.
+ * - culling: the 64 x 500 level of `culling`, one level shared, moves in and one update; the other side
+ *   may be a checkout from before `ViewCulling` (its PotentialSight and ViewKeeper are driven directly).
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ViewCulling } from "sightline/culling";
+import { Occluders } from "sightline/occluders";
+import { VisionSystem } from "sightline";
+import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
+import { percentile } from "./percentile.js";
+
+interface Side {
+  readonly mine: boolean;
+  readonly ms: number[];
+  step(): void;
+  run(tick: number): void;
+}
+
+const [dirArg, which = "vision", runsArg = "3"] = process.argv.slice(2);
+if (dirArg === undefined || !existsSync(join(resolve(dirArg), "server"))) {
+  console.error("usage: tsx loadtest/bench/againstCheckout.ts <other checkout> [vision|culling] [runs]");
+  process.exit(2);
+}
+const other = resolve(dirArg);
+const load = (path: string): Promise<Record<string, any>> => import(join(other, path));
+
+async function visionSides(): Promise<Side[]> {
+  const theirs = await load("server/vision/index.ts");
+  const theirLevel = await load("loadtest/bench/benchLevel.ts");
+  const opts = { seed: 4242, walls: 1000, guards: 1024, players: 64, size: 200 };
+  const make = (mine: boolean): Side => {
+    const level: BenchLevel = mine ? buildBenchLevel(opts) : theirLevel.buildBenchLevel(opts);
+    const Vision = mine ? VisionSystem : theirs.VisionSystem;
+    const v = new Vision(level.world, { opaqueMask: WALL, raysPerTick: 256 });
+    for (const g of level.guards) v.addObserver(g.id, { position: g, facing: g.facing, range: 30, fov: Math.PI / 2, body: g.body });
+    for (const p of level.players) v.addObservable(p.id, { position: p, radius: level.playerRadius, body: p.body });
+    return {
+      mine, ms: [],
+      step: () => (mine ? stepBenchLevel(level) : theirLevel.stepBenchLevel(level)),
+      run: () => {
+        for (const g of level.guards) v.moveObserver(g.id, g.x, g.y, g.facing);
+        for (const p of level.players) v.moveObservable(p.id, p.x, p.y);
+        v.tick();
+      },
+    };
+  };
+  return [make(false), make(true), make(true), make(false)];
+}
+
+async function cullingSides(): Promise<Side[]> {
+  const level = buildBenchLevel({ seed: 77, walls: 360, guards: 436, players: 64, size: 120 });
+  const roundTrips = level.players.map(() => level.random() * 120);
+  const none = () => {};
+  const mineSide = (): Side => {
+    const c = new ViewCulling({ occluders: Occluders.fromWorld(level.world, { opaqueMask: WALL }), tickSeconds: 0.05, maxSpeed: 3.3, onAdd: none, onRemove: none });
+    for (const p of level.players) c.addEntity(p.id, { x: p.x, y: p.y, radius: level.playerRadius, team: p.id, character: true });
+    for (const g of level.guards) c.addEntity(g.id, { x: g.x, y: g.y, radius: level.playerRadius });
+    level.players.forEach((p, i) => {
+      c.addClient(p.id, p.id);
+      c.setRoundTrip(p.id, roundTrips[i]);
+    });
+    return { mine: true, ms: [], step: none, run: () => moveAll(c) && c.update() };
+  };
+  const theirs = existsSync(join(other, "server/culling/potentialSight.ts")) && !existsSync(join(other, "server/culling/viewCulling.ts"));
+  const theirSide = async (): Promise<Side> => {
+    if (!theirs) {
+      const { ViewCulling: TheirCulling } = await load("server/culling/index.ts");
+      const { Occluders: TheirOccluders } = await load("server/occluders/index.ts");
+      const c = new TheirCulling({ occluders: TheirOccluders.fromWorld(level.world, { opaqueMask: WALL }), tickSeconds: 0.05, maxSpeed: 3.3, onAdd: none, onRemove: none });
+      for (const p of level.players) c.addEntity(p.id, { x: p.x, y: p.y, radius: level.playerRadius, team: p.id, character: true });
+      for (const g of level.guards) c.addEntity(g.id, { x: g.x, y: g.y, radius: level.playerRadius });
+      level.players.forEach((p, i) => {
+        c.addClient(p.id, p.id);
+        c.setRoundTrip(p.id, roundTrips[i]);
+      });
+      return { mine: false, ms: [], step: none, run: () => moveAll(c) && c.update() };
+    }
+    // Before ViewCulling: the same rule from its parts, with the look-ahead ViewCulling derives.
+    const { PotentialSight } = await load("server/culling/potentialSight.ts");
+    const { ViewKeeper } = await load("server/culling/viewKeeper.ts");
+    const sight = new PotentialSight(level.world, { opaqueMask: WALL, range: 20, teleportDistance: 0.33 });
+    for (const p of level.players) sight.addEntity(p.id, p.x, p.y, level.playerRadius, p.id);
+    for (const g of level.guards) sight.addEntity(g.id, g.x, g.y, level.playerRadius);
+    level.players.forEach((p, i) => sight.setLookahead(p.id, Math.min(3, 3.3 * (roundTrips[i]! / 2000 + 0.05))));
+    const keeper = new ViewKeeper(sight, { lingerTicks: 5 }, none, none);
+    for (const p of level.players) keeper.addClient(p.id, p.id);
+    return { mine: false, ms: [], step: none, run: (tick) => {
+      moveAll(sight);
+      sight.update();
+      keeper.update(tick);
+    } };
+  };
+  const moveAll = (c: { moveEntity(id: string, x: number, y: number): unknown }): true => {
+    for (const p of level.players) c.moveEntity(p.id, p.x, p.y);
+    for (const g of level.guards) c.moveEntity(g.id, g.x, g.y);
+    return true;
+  };
+  const sides = [await theirSide(), mineSide(), mineSide(), await theirSide()];
+  // One shared level: stepped once a tick, by the first side.
+  sides[0] = { ...sides[0]!, step: () => stepBenchLevel(level) };
+  return sides;
+}
+
+const TICKS = which === "culling" ? 1000 : 500;
+const WARM_UP = 100;
+for (let r = 0; r < Number(runsArg); r++) {
+  const sides = which === "culling" ? await cullingSides() : await visionSides();
+  for (let tick = 1; tick <= TICKS; tick++) {
+    for (const s of sides) s.step();
+    for (let k = 0; k < sides.length; k++) {
+      const s = sides[(k + tick) % sides.length]!;
+      const t = performance.now();
+      s.run(tick);
+      if (tick > WARM_UP) s.ms.push(performance.now() - t);
+    }
+  }
+  const pooled = (mine: boolean) => sides.filter((s) => s.mine === mine).flatMap((s) => s.ms);
+  const median = (v: number[]) => percentile([...v], 0.5);
+  console.log(JSON.stringify({
+    bench: "against-checkout", which, other,
+    medianMs: sides.map((s) => `${s.mine ? "this" : "other"} ${median(s.ms).toFixed(3)}`),
+    ratio: Math.round((median(pooled(true)) / median(pooled(false))) * 1000) / 1000,
+  }));
+}
