@@ -63,29 +63,24 @@ async function cullingSides(): Promise<Side[]> {
   const level = buildBenchLevel({ seed: 77, walls: 360, guards: 436, players: 64, size: 120 });
   const roundTrips = level.players.map(() => level.random() * 120);
   const none = () => {};
-  const mineSide = (): Side => {
-    const c = new ViewCulling({ occluders: Occluders.fromWorld(level.world, { opaqueMask: WALL }), tickSeconds: 0.05, maxSpeed: 3.3, onAdd: none, onRemove: none });
+  /** A side built on a ViewCulling class and the Occluders class of the same checkout. */
+  const viewCullingSide = (mine: boolean, Culling: typeof ViewCulling, Occ: typeof Occluders): Side => {
+    const c = new Culling({ occluders: Occ.fromWorld(level.world, { opaqueMask: WALL }), tickSeconds: 0.05, maxSpeed: 3.3, onAdd: none, onRemove: none });
     for (const p of level.players) c.addEntity(p.id, { x: p.x, y: p.y, radius: level.playerRadius, team: p.id, character: true });
     for (const g of level.guards) c.addEntity(g.id, { x: g.x, y: g.y, radius: level.playerRadius });
     level.players.forEach((p, i) => {
       c.addClient(p.id, p.id);
       c.setRoundTrip(p.id, roundTrips[i]);
     });
-    return { mine: true, ms: [], step: none, run: () => moveAll(c) && c.update() };
+    return { mine, ms: [], step: none, run: () => moveAll(c) && c.update() };
   };
+  const mineSide = (): Side => viewCullingSide(true, ViewCulling, Occluders);
   const theirs = existsSync(join(other, "server/culling/potentialSight.ts")) && !existsSync(join(other, "server/culling/viewCulling.ts"));
   const theirSide = async (): Promise<Side> => {
     if (!theirs) {
-      const { ViewCulling: TheirCulling } = await load("server/culling/index.ts");
-      const { Occluders: TheirOccluders } = await load("server/occluders/index.ts");
-      const c = new TheirCulling({ occluders: TheirOccluders.fromWorld(level.world, { opaqueMask: WALL }), tickSeconds: 0.05, maxSpeed: 3.3, onAdd: none, onRemove: none });
-      for (const p of level.players) c.addEntity(p.id, { x: p.x, y: p.y, radius: level.playerRadius, team: p.id, character: true });
-      for (const g of level.guards) c.addEntity(g.id, { x: g.x, y: g.y, radius: level.playerRadius });
-      level.players.forEach((p, i) => {
-        c.addClient(p.id, p.id);
-        c.setRoundTrip(p.id, roundTrips[i]);
-      });
-      return { mine: false, ms: [], step: none, run: () => moveAll(c) && c.update() };
+      const culling = await load("server/culling/index.ts");
+      const occluders = await load("server/occluders/index.ts");
+      return viewCullingSide(false, culling.ViewCulling, occluders.Occluders);
     }
     // Before ViewCulling: the same rule from its parts, with the look-ahead ViewCulling derives.
     const { PotentialSight } = await load("server/culling/potentialSight.ts");

@@ -18,9 +18,9 @@ export class PackedOccluders {
   private readonly pieces: readonly OccluderPiece[];
   private readonly xs: Float64Array;
   private readonly ys: Float64Array;
-  /** Outward unit normal of the edge from vertex i to i + 1 (polygons only). */
-  private readonly nx: Float64Array;
-  private readonly ny: Float64Array;
+  /** Each polygon's vertices and outward edge normals as points, for ray casts (empty for the others). */
+  private readonly vertices: { x: number; y: number }[][];
+  private readonly normals: { x: number; y: number }[][];
   private readonly start: Int32Array;
   private readonly count: Int32Array;
   private readonly radius: Float64Array;
@@ -49,8 +49,8 @@ export class PackedOccluders {
     for (const p of pieces) vertices += p.xs.length;
     this.xs = new Float64Array(vertices);
     this.ys = new Float64Array(vertices);
-    this.nx = new Float64Array(vertices);
-    this.ny = new Float64Array(vertices);
+    this.vertices = [];
+    this.normals = [];
     this.start = new Int32Array(n);
     this.count = new Int32Array(n);
     this.radius = new Float64Array(n);
@@ -75,6 +75,8 @@ export class PackedOccluders {
       let y0 = Infinity;
       let x1 = -Infinity;
       let y1 = -Infinity;
+      const corners: { x: number; y: number }[] = [];
+      const normals: { x: number; y: number }[] = [];
       for (let i = 0; i < m; i++) {
         const x = p.xs[i]!;
         const y = p.ys[i]!;
@@ -89,10 +91,12 @@ export class PackedOccluders {
           const ex = p.xs[j]! - x;
           const ey = p.ys[j]! - y;
           const len = Math.hypot(ex, ey);
-          this.nx[v + i] = ey / len;
-          this.ny[v + i] = -ex / len;
+          corners.push({ x, y });
+          normals.push({ x: ey / len, y: -ex / len });
         }
       }
+      this.vertices.push(corners);
+      this.normals.push(normals);
       v += m;
       const r = p.radius;
       this.box.set([x0 - r, y0 - r, x1 + r, y1 + r], 4 * k);
@@ -202,7 +206,7 @@ export class PackedOccluders {
     const s = this.start[k]!;
     const m = this.count[k]!;
     let t: number;
-    if (m >= 3) t = castConvexPolygon(this.xs, this.ys, this.nx, this.ny, s, m, x1, y1, dx, dy, maxFraction);
+    if (m >= 3) t = castConvexPolygon(this.vertices[k]!, this.normals[k]!, m, x1, y1, dx, dy, maxFraction);
     else if (m === 2) t = castEdge(this.xs[s]!, this.ys[s]!, this.xs[s + 1]!, this.ys[s + 1]!, x1, y1, dx, dy, maxFraction);
     else t = castCircle(this.xs[s]!, this.ys[s]!, this.radius[k]!, x1, y1, dx, dy, maxFraction);
     return t !== MISS && t < maxFraction ? t : MISS;

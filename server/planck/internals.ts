@@ -1,5 +1,5 @@
 import type { DynamicTree, Fixture, Shape, World } from "planck";
-import { castCircle, castEdge, MISS } from "../../shared/math/rayCast.js";
+import { castCircle, castConvexPolygon, castEdge, MISS } from "../../shared/math/rayCast.js";
 
 /**
  * Every read of planck's private (`m_*`) fields lives here, and nowhere else.
@@ -113,7 +113,7 @@ export function castFixture(fixture: Fixture, childIndex: number, x1: number, y1
       // Into the shape's local frame, where planck keeps its vertices and normals.
       const ox = x1 - px;
       const oy = y1 - py;
-      return castPolygon(shape, c * ox + s * oy, -s * ox + c * oy, c * dx + s * dy, -s * dx + c * dy, maxFraction);
+      return castConvexPolygon(shape.m_vertices, shape.m_normals, shape.m_count, c * ox + s * oy, -s * ox + c * oy, c * dx + s * dy, -s * dx + c * dy, maxFraction);
     }
     case "circle": {
       const cx = px + c * shape.m_p.x - s * shape.m_p.y;
@@ -141,31 +141,6 @@ export function castFixture(fixture: Fixture, childIndex: number, x1: number, y1
       return fixture.rayCast(output, input, childIndex) ? output.fraction : MISS;
     }
   }
-}
-
-/** Box2D's polygon ray cast in the polygon's frame, on planck's vertex and normal objects: entering hits only. */
-function castPolygon(shape: ShapeGeometry, x1: number, y1: number, dx: number, dy: number, maxFraction: number): number {
-  let lower = 0;
-  let upper = maxFraction;
-  let hit = false;
-  const vertices = shape.m_vertices;
-  const normals = shape.m_normals;
-  for (let i = 0; i < shape.m_count; i++) {
-    const n = normals[i]!;
-    const v = vertices[i]!;
-    const numerator = n.x * (v.x - x1) + n.y * (v.y - y1);
-    const denominator = n.x * dx + n.y * dy;
-    if (denominator === 0) {
-      if (numerator < 0) return MISS;
-    } else if (denominator < 0 && numerator < lower * denominator) {
-      lower = numerator / denominator;
-      hit = true;
-    } else if (denominator > 0 && numerator < upper * denominator) {
-      upper = numerator / denominator;
-    }
-    if (upper < lower) return MISS;
-  }
-  return hit ? lower : MISS;
 }
 
 /**

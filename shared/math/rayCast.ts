@@ -8,20 +8,28 @@
 /** No hit. */
 export const MISS = -1;
 
+/** A point or a direction, as planck keeps a polygon's vertices and normals. */
+export interface XY {
+  readonly x: number;
+  readonly y: number;
+}
+
 /**
- * A convex polygon, counter-clockwise, whose vertices and outward unit normals are flat arrays from
- * `offset`, `count` of them. Any frame, as long as the segment is given in the same one.
+ * A convex polygon of `count` vertices, counter-clockwise, with the outward unit normal of each edge
+ * (from vertex i to i + 1). Any frame, as long as the segment is given in the same one.
  */
 export function castConvexPolygon(
-  vx: ArrayLike<number>, vy: ArrayLike<number>, nx: ArrayLike<number>, ny: ArrayLike<number>, offset: number, count: number,
+  vertices: readonly XY[], normals: readonly XY[], count: number,
   x1: number, y1: number, dx: number, dy: number, maxFraction: number,
 ): number {
   let lower = 0;
   let upper = maxFraction;
   let hit = false;
-  for (let i = offset; i < offset + count; i++) {
-    const numerator = nx[i]! * (vx[i]! - x1) + ny[i]! * (vy[i]! - y1);
-    const denominator = nx[i]! * dx + ny[i]! * dy;
+  for (let i = 0; i < count; i++) {
+    const n = normals[i]!;
+    const v = vertices[i]!;
+    const numerator = n.x * (v.x - x1) + n.y * (v.y - y1);
+    const denominator = n.x * dx + n.y * dy;
     if (denominator === 0) {
       if (numerator < 0) return MISS;
     } else if (denominator < 0 && numerator < lower * denominator) {
