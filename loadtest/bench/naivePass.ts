@@ -2,7 +2,7 @@ import { Vec2 } from "planck";
 import { silhouettePoints } from "sightline";
 import { WALL, type BenchAgent, type BenchLevel } from "./benchLevel.js";
 
-/** The seeds' loop: every guard against every player, angles by atan2, closest-hit rays. */
+/** The textbook loop: every guard against every player, angles by atan2, closest-hit rays. */
 export class NaivePass {
   /** 1 where guard gi saw player pi in the last run (gi * players + pi). */
   readonly sees: Uint8Array;

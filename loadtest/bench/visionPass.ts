@@ -1,7 +1,7 @@
 /**
  * vision-pass: one full "who sees whom" pass, G guards x P players in a level of W walls, everyone
  * moving every tick. Three ways side by side in the same run, on the same poses:
- *  - naive: the seeds' per-frame loop: every pair gets hypot + atan2, then closest-hit `World.rayCast`
+ *  - naive: the textbook per-frame loop: every pair gets hypot + atan2, then closest-hit `World.rayCast`
  *    rays to the same sample points with the same k-of-n rule (so it answers the same question);
  *  - ours:  `VisionSystem` (pose updates included) with `tick()` evaluating every observer;
  *  - floor: only the sight rays that had to be cast (exactly the ones ours cast this pass), through

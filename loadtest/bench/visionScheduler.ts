@@ -1,7 +1,7 @@
 /**
  * vision-scheduler: the reference room (1024 guards, 64 players, 1000 walls, 30 m range, 90 degree cones,
  * everyone moving every tick at 20 Hz, 300 ticks, seeded). In one run, on the same poses each tick:
- *  - naive: the seeds' full per-tick loop (see naivePass.ts);
+ *  - naive: the textbook full per-tick loop (see naivePass.ts);
  *  - the scheduled engine at several ray budgets (default options otherwise);
  *  - an exact oracle, untimed: a full, cache-free, hysteresis-free pass, giving what is truly visible.
  * For each: CPU ms per tick (median, p99), tree rays per tick, and detection latency: ticks from the tick a
