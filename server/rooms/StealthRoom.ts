@@ -1,4 +1,4 @@
-import { CloseCode, ErrorCode, Room, ServerError, TimestepException, type Client, type RoomException, type RoomMethodName } from "@colyseus/core";
+import { CloseCode, Room, TimestepException, type Client, type RoomException, type RoomMethodName } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import { applyInput, type Motion } from "../../shared/movement/applyInput.js";
 import {
@@ -23,6 +23,7 @@ import { LoopStalls } from "./loopStalls.js";
 import { FixedStepClock, type StepFiring } from "./fixedStepClock.js";
 import { asksToSpectate, Spectators } from "./spectators.js";
 import { SPECTATOR_MESSAGES } from "../../shared/spectatorProtocol.js";
+import { bounded, echo, Refusal } from "./refusal.js";
 
 /** Server-side settings of a stealth room (clients cannot change them). */
 export interface StealthRoomSettings {
@@ -94,13 +95,6 @@ interface Seat {
   kicked: boolean;
 }
 
-/** A join or create the room turns down on purpose (bad options): answered to the client, not a bug. */
-class Refusal extends ServerError {
-  constructor(message: string) {
-    super(ErrorCode.APPLICATION_ERROR, message);
-  }
-}
-
 /** Protocol codes a client may legitimately send (see @colyseus/shared-types `Protocol`). */
 const CLIENT_PROTOCOL_CODES = new Set([10, 12, 13, 17, 18, 19, 20, 21]);
 
@@ -160,7 +154,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     }
     const map = catalog.get(name);
     if (map === undefined) {
-      throw new Refusal(`unknown map ${JSON.stringify(name)}; available: ${catalog.names.join(", ") || "none"}`);
+      throw new Refusal(`unknown map ${echo(name)}; available: ${catalog.names.join(", ") || "none"}`);
     }
     this.maxClients = s.maxClients;
     this.maxMessagesPerSecond = s.maxMessagesPerSecond;
@@ -207,9 +201,11 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
       if (error.code === ERROR_CODES.messageInvalid) this.stats.messagesInvalid++;
       this.sendError(client, error.code, error.message);
     });
+    // A client controls what arrives here as `type` (a message typed "*" puts its payload there), so it is
+    // only ever rendered by `echo`, which calls none of its methods.
     this.onMessage("*", (client, type) => {
       this.stats.messagesUnknown++;
-      this.sendError(client, ERROR_CODES.messageUnknown, `message type ${JSON.stringify(String(type)).slice(0, 80)} is not handled by this room; it accepts: ${CLIENT_MESSAGES.join(", ")} (movement goes through room.input())`);
+      this.sendError(client, ERROR_CODES.messageUnknown, `message type ${echo(type)} is not handled by this room; it accepts: ${CLIENT_MESSAGES.join(", ")} (movement goes through room.input())`);
     });
 
     // The loop is our FixedStepClock rather than setFixedTimestep, so the input handshake learns the tick
@@ -348,7 +344,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     if (guards === undefined) return 0;
     const most = Math.max(this.settings.maxGuards ?? 0, mapGuards);
     if (typeof guards !== "number" || !Number.isInteger(guards) || guards < mapGuards || guards > most) {
-      throw new Refusal(`option "guards" must be an integer from ${mapGuards} (the map's own guards) to ${most} (got ${JSON.stringify(guards)})`);
+      throw new Refusal(`option "guards" must be an integer from ${mapGuards} (the map's own guards) to ${most} (got ${echo(guards)})`);
     }
     return guards - mapGuards;
   }
@@ -586,7 +582,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
       if (last !== undefined && now - last < 1000) return;
       seat.errorSentAt.set(code, now);
     }
-    client.send(SERVER_MESSAGES.error, { code, message });
+    client.send(SERVER_MESSAGES.error, { code, message: bounded(message) });
   }
 
   /**
