@@ -10,7 +10,7 @@
  * It listens on 127.0.0.1 only and exits by itself after `LIFETIME_S` seconds (default 90).
  */
 import { createStealthServer } from "../server/app.js";
-import { RoundTripProbe } from "../server/rooms/roundTripProbe.js";
+import { RoundTripProbe } from "../server/colyseus/roundTripProbe.js";
 
 const setting = (name: string, fallback: number, min: number, max: number): number => {
   const raw = process.env[name];

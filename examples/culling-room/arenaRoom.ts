@@ -1,11 +1,14 @@
-// Anti-wallhack culling in your own Colyseus 0.18 room, with your own schema and no physics engine:
-// each client receives only the tanks its team could see soon. Run it: `npx tsx examples/culling-room/server.ts`.
-import { Room, type Client } from "@colyseus/core";
-import { schema, StateView, t } from "@colyseus/schema";
-import { ViewCulling } from "sightline/culling";
+// Anti-wallhack culling in your own Colyseus 0.18 room, with your own schema and no physics engine: each
+// client receives only the tanks its team could see soon, and only the shots of tanks it holds.
+// Run it: `npx tsx examples/culling-room/server.ts`.
+import { definePlugins, Room, type Client } from "@colyseus/core";
+import { schema, t } from "@colyseus/schema";
+import { SightlinePlugin } from "sightline/colyseus";
 import { Occluders } from "sightline/occluders";
 
-export const Tank = schema({ x: t.float32().default(0), y: t.float32().default(0), team: t.string().default("") }, "Tank");
+/** Owner-only fields: `ammo` reaches the tank's own client alone. */
+export const OWNER = 1;
+export const Tank = schema({ x: t.float32().default(0), y: t.float32().default(0), team: t.string().default(""), ammo: t.uint8().default(9).view(OWNER) }, "Tank");
 /** Tanks sit in a `.view()` map: a client receives only the ones its StateView holds. */
 export const ArenaState = schema({ tanks: t.map(Tank).view() }, "ArenaState");
 
@@ -16,18 +19,15 @@ export const SPAWNS: Record<string, { x: number; y: number }> = { red: { x: 5, y
 
 export class ArenaRoom extends Room<{ state: InstanceType<typeof ArenaState> }> {
   override state = new ArenaState();
-  culling!: ViewCulling;
+  // Views follow each tick (`update()` below), reading each tank's x and y.
+  override plugins = definePlugins([new SightlinePlugin({ maxSpeed: SPEED * 1.1, tickSeconds: TICK_SECONDS, update: "manual", ownerTag: OWNER })]);
   private readonly velocity = new Map<string, { x: number; y: number }>();
 
   override onCreate(options: { audit?: boolean }): void {
     const occluders = new Occluders();
     occluders.addRectangle(19.5, 0, 1, 18);
     occluders.addRectangle(19.5, 22, 1, 18);
-    this.culling = new ViewCulling({
-      occluders, tickSeconds: TICK_SECONDS, maxSpeed: SPEED * 1.1, audit: options.audit === true,
-      onAdd: (clientId, id) => this.clients.getById(clientId)?.view?.add(this.state.tanks.get(id)!),
-      onRemove: (clientId, id) => this.clients.getById(clientId)?.view?.remove(this.state.tanks.get(id)!),
-    });
+    this.plugins.sightline.start({ occluders, audit: options.audit === true });
     // Movement intent in the unit disc; anything else is ignored.
     this.onMessage("move", (client, m: { x?: unknown; y?: unknown } | null) => {
       const x = typeof m?.x === "number" ? m.x : NaN;
@@ -35,6 +35,8 @@ export class ArenaRoom extends Room<{ state: InstanceType<typeof ArenaState> }> 
       const length = Math.hypot(x, y);
       if (Number.isFinite(length)) this.velocity.set(client.sessionId, length > 1 ? { x: x / length, y: y / length } : { x, y });
     });
+    // A shot is news only to those who can see the shooter.
+    this.onMessage("fire", (client) => this.plugins.sightline.sendToViewersOf(client.sessionId, "shot", { by: client.sessionId }));
     this.setSimulationInterval(() => this.tick(), TICK_SECONDS * 1000);
   }
 
@@ -43,14 +45,12 @@ export class ArenaRoom extends Room<{ state: InstanceType<typeof ArenaState> }> 
     const tank = new Tank();
     Object.assign(tank, SPAWNS[team], { team });
     this.state.tanks.set(client.sessionId, tank);
-    client.view = new StateView(); // before addClient: it fills the view with the client's own team now
-    this.culling.addEntity(client.sessionId, { x: tank.x, y: tank.y, radius: 1, team, character: true });
-    this.culling.addClient(client.sessionId, client.sessionId);
+    this.plugins.sightline.addEntity(client.sessionId, tank, { radius: 1, team, character: true });
+    this.plugins.sightline.setCharacter(client, client.sessionId); // creates client.view
   }
 
   override onLeave(client: Client): void {
-    this.culling.removeClient(client.sessionId);
-    this.culling.removeEntity(client.sessionId); // before the tank leaves the state, so views can let it go
+    this.plugins.sightline.removeEntity(client.sessionId); // before the tank leaves the state
     this.state.tanks.delete(client.sessionId);
     this.velocity.delete(client.sessionId);
   }
@@ -65,8 +65,7 @@ export class ArenaRoom extends Room<{ state: InstanceType<typeof ArenaState> }> 
       const v = this.velocity.get(id) ?? { x: 0, y: 0 };
       tank.x = Math.min(40, Math.max(0, tank.x + v.x * SPEED * TICK_SECONDS));
       tank.y = Math.min(40, Math.max(0, tank.y + v.y * SPEED * TICK_SECONDS));
-      this.culling.moveEntity(id, tank.x, tank.y);
     }
-    this.culling.update(); // after the moves, before the patch
+    this.plugins.sightline.update(); // after the moves: the next patch carries both
   }
 }

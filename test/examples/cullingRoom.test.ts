@@ -7,7 +7,7 @@ import { bootLoopback } from "../fixtures/bootLoopback.js";
 import { receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
 
 // The culling example: a room of its own (its own schema and walls, no stealth simulation, no physics)
-// culled through `sightline/culling`, driven by real SDK clients over WebSocket.
+// culled through the `sightline/colyseus` plugin, driven by real SDK clients over WebSocket.
 
 let colyseus: ColyseusTestServer;
 
@@ -35,6 +35,16 @@ describe("example: culling in your own Colyseus room", () => {
     expect(receivedBytes(red, blue.sessionId)).toBe(false);
     expect(receivedBytes(blue, red.sessionId)).toBe(false);
     expect(receivedBytes(blue, blue.sessionId)).toBe(true); // the search is not blind
+    // Owner-only: red's ammo reaches red alone.
+    expect(redTanks.get(red.sessionId).ammo).toBe(9);
+    // A shot behind the wall is not news to the other side, raw bytes included.
+    const shots: string[] = [];
+    red.onMessage("shot", (m: { by: string }) => shots.push(`red heard ${m.by}`));
+    blue.onMessage("shot", (m: { by: string }) => shots.push(`blue heard ${m.by}`));
+    red.send("fire");
+    for (let i = 0; i < 5; i++) await room.waitForNextPatch();
+    expect(shots).toEqual([`red heard ${red.sessionId}`]);
+    expect(receivedBytes(blue, "shot")).toBe(false);
 
     // Garbage changes nothing and throws nothing.
     red.send("move", { x: "east", y: null });
@@ -45,10 +55,14 @@ describe("example: culling in your own Colyseus room", () => {
     for (let i = 0; i < 80 && !redTanks.has(blue.sessionId); i++) await room.waitForNextPatch(5);
     expect(redTanks.has(blue.sessionId)).toBe(true);
     expect((blue.state as any).tanks.has(red.sessionId)).toBe(true);
+    expect(redTanks.get(blue.sessionId).ammo).toBeUndefined(); // another tank's owner-only field
+    blue.send("fire");
+    for (let i = 0; i < 10 && shots.length < 3; i++) await room.waitForNextPatch();
+    expect(shots.sort()).toEqual([`blue heard ${blue.sessionId}`, `red heard ${blue.sessionId}`, `red heard ${red.sessionId}`].sort());
     red.send("move", { x: 0, y: 0 });
     blue.send("move", { x: 0, y: 0 });
 
-    const audit = room.culling.audit!;
+    const audit = room.plugins.sightline.audit!;
     expect(audit.counts, audit.failures.join("\n")).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
     expect(audit.counts.clientTicks - audit.counts.excused).toBeGreaterThan(50);
 
@@ -56,6 +70,6 @@ describe("example: culling in your own Colyseus room", () => {
     await blue.leave();
     await room.waitForNextPatch(20);
     expect(redTanks.has(blue.sessionId)).toBe(false);
-    expect(room.culling.viewOf(red.sessionId)).toEqual([red.sessionId]);
+    expect(room.plugins.sightline.viewOf(red.sessionId)).toEqual([red.sessionId]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LoopStalls } from "../../server/rooms/loopStalls.js";
-import { RoundTripProbe, type PingableSocket } from "../../server/rooms/roundTripProbe.js";
+import { LoopStalls } from "../../server/colyseus/loopStalls.js";
+import { RoundTripProbe, type PingableSocket } from "../../server/colyseus/roundTripProbe.js";
 
 /** A socket that answers pings when told to, on a clock the test moves. */
 class FakeSocket implements PingableSocket {

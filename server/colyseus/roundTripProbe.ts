@@ -1,4 +1,4 @@
-/** The part of a WebSocket (the `ws` package's) the probe uses. */
+/** The part of a WebSocket (the `ws` package's) the probe uses. @internal */
 export interface PingableSocket {
   ping(data?: Uint8Array, mask?: boolean, callback?: (err?: Error) => void): void;
   on(event: "pong", listener: (data: Uint8Array) => void): unknown;
@@ -27,11 +27,12 @@ interface Probe {
  * is larger: culling prefers sending a little early over sending late when the latency jitters.
  *
  * Time the server's own event loop spent blocked while a ping was out (`blockedWithin`, e.g. from
- * `LoopStalls`) is taken off: a 500 ms GC pause with a pong waiting in the socket would otherwise
+ * `LoopStalls`, fed by a `LoopWatch`) is taken off: a 500 ms GC pause with a pong waiting in the socket would otherwise
  * read as a 500 ms round trip, and the culling audit would then judge the client against views half a
  * second old (the load tests' only pop-ins came from exactly that). Nothing the server sent during the
  * stall reached the client late because of the network, and the first patch after it carries the state
  * the catch-up steps produced.
+ * @internal
  */
 export class RoundTripProbe {
   private readonly probes = new Map<string, Probe>();

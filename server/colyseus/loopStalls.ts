@@ -1,14 +1,15 @@
 /**
- * When this process's event loop was blocked, as seen by a timer that knows when it was due (the room's
- * `FixedStepClock`): each firing later than its grid time records the lateness as a stall ending at the
+ * When this process's event loop was blocked, as seen by a timer that knows when it was due (a
+ * {@link LoopWatch}): each firing later than its grid time records the lateness as a stall ending at the
  * firing. A stall (a long GC pause, a burst of catch-up steps, a slow handler) delays everything the loop
  * reads, pongs included, so a round trip measured across it says more about the server than about the
  * client's network.
  *
  * The stall is placed from the due time to the firing: it cannot have ended later, and it may have started
  * earlier, so {@link blockedWithin} never over-counts a window that starts before the firing. Because the
- * lateness is taken from the grid, a clock that moves its phase (rooms re-spreading) records no stall.
+ * lateness is taken from the grid, a clock that moves its phase records no stall.
  * Allocation-free after construction (a ring of the last `capacity` stalls).
+ * @internal
  */
 export class LoopStalls {
   private readonly starts: Float64Array;

@@ -1,0 +1,103 @@
+import type { AuditCounts, CullingEntity, CullingReport, ViewListener } from "../culling/index.js";
+import { fail, nonEmptyString } from "../../shared/validation/rangeChecks.js";
+
+/**
+ * Culling turned off (`culling: false`): every view holds every entity, as if the state were broadcast.
+ * The baseline a studio measures culling against (bytes per client, CPU); never a choice for a game that
+ * cares about wallhacks. Same surface as the part of `ViewCulling` the plugin drives, so the plugin runs
+ * both alike. With everything in view there is nothing to leak or miss, so there is no audit.
+ * @internal
+ */
+export class EverythingInView {
+  readonly range = Infinity;
+  readonly audit: { readonly counts: AuditCounts; readonly failures: readonly string[] } | null = null;
+  private readonly entities = new Map<string, string | undefined>();
+  private readonly clients = new Map<string, string>();
+  private readonly report: CullingReport = { adds: 0, removes: 0, maxPerClient: 0, potentiallyVisible: 0, pairsTested: 0, occluderTests: 0, ms: 0 };
+  private adds = 0;
+  private removes = 0;
+  private pendingAdds = 0;
+
+  constructor(private readonly onAdd: ViewListener, private readonly onRemove: ViewListener) {}
+
+  addEntity(id: string, entity: CullingEntity): void {
+    nonEmptyString("ViewCulling.addEntity id", id);
+    if (this.entities.has(id)) fail("ViewCulling.addEntity id", "is already an entity", id);
+    if (entity.character === true && entity.team === undefined) fail("CullingEntity.team", "is required for a character (the team it looks for)", undefined);
+    this.entities.set(id, entity.character === true ? entity.team : undefined);
+    for (const clientId of this.clients.keys()) this.add(clientId, id);
+  }
+
+  moveEntity(id: string, _x: number, _y: number): void {
+    if (!this.entities.has(id)) fail("ViewCulling.moveEntity id", "is not an entity", id);
+  }
+
+  setTeam(id: string, _team: string | undefined): void {
+    if (!this.entities.has(id)) fail("ViewCulling.setTeam id", "is not an entity", id);
+  }
+
+  removeEntity(id: string): void {
+    if (!this.entities.has(id)) return;
+    for (const [clientId, characterId] of this.clients) {
+      if (characterId === id) fail("ViewCulling.removeEntity id", `is the character of client ${JSON.stringify(clientId)}: remove that client or call setCharacter first`, id);
+    }
+    this.entities.delete(id);
+    for (const clientId of this.clients.keys()) {
+      this.removes++;
+      this.onRemove(clientId, id);
+    }
+  }
+
+  addClient(clientId: string, characterId: string): void {
+    if (this.clients.has(clientId)) fail("ViewCulling.addClient clientId", "already has a view", clientId);
+    this.checkCharacter("ViewCulling.addClient characterId", characterId);
+    this.clients.set(clientId, characterId);
+    for (const id of this.entities.keys()) this.add(clientId, id);
+  }
+
+  removeClient(clientId: string): boolean {
+    return this.clients.delete(clientId);
+  }
+
+  setCharacter(clientId: string, characterId: string): void {
+    if (!this.clients.has(clientId)) fail("ViewCulling.setCharacter clientId", "has no view", clientId);
+    this.checkCharacter("ViewCulling.setCharacter characterId", characterId);
+    this.clients.set(clientId, characterId);
+  }
+
+  /** Round trips do not matter when nothing is withheld. */
+  setRoundTrip(_clientId: string, _roundTripMs: number | undefined, _actualMs?: number): void {}
+
+  update(): CullingReport {
+    this.report.adds = this.pendingAdds;
+    this.report.maxPerClient = this.pendingAdds;
+    this.report.potentiallyVisible = this.entities.size;
+    this.pendingAdds = 0;
+    return this.report;
+  }
+
+  has(clientId: string, entityId: string): boolean {
+    return this.clients.has(clientId) && this.entities.has(entityId);
+  }
+
+  viewOf(clientId: string): string[] {
+    return this.clients.has(clientId) ? [...this.entities.keys()] : [];
+  }
+
+  get totals(): { adds: number; removes: number; clientUpdates: number } {
+    return { adds: this.adds, removes: this.removes, clientUpdates: 0 };
+  }
+
+  dispose(): void {}
+
+  private add(clientId: string, id: string): void {
+    this.adds++;
+    this.pendingAdds++;
+    this.onAdd(clientId, id);
+  }
+
+  private checkCharacter(field: string, id: string): void {
+    if (!this.entities.has(id)) fail(field, "is not an entity", id);
+    if (this.entities.get(id) === undefined) fail(field, "is not a character (add it with character: true and a team)", id);
+  }
+}

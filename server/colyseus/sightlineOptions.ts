@@ -1,0 +1,81 @@
+import type { Schema } from "@colyseus/schema";
+import type { ViewCullingOptions } from "../culling/index.js";
+import { fail, within } from "../../shared/validation/rangeChecks.js";
+
+/** Where an entity is, meters: written by a {@link SightlineOptions.position} reader. */
+export interface Position {
+  x: number;
+  y: number;
+}
+
+/**
+ * Options of the {@link SightlinePlugin}. Given to its constructor, to {@link SightlinePlugin.start}, or
+ * both (`start` wins): facts known when the room class is written go to the constructor, facts of a
+ * room's own map (its occluders) to `start` in `onCreate`.
+ *
+ * The culling options (`occluders`, `tickSeconds`, `maxSpeed`, `range`, `lingerSeconds`,
+ * `maxRoundTripMs`, `maxLookahead`, `audit`) mean what they mean for `ViewCulling` (`sightline/culling`);
+ * `onAdd` and `onRemove` are the plugin's own.
+ */
+export interface SightlineOptions extends Omit<ViewCullingOptions, "onAdd" | "onRemove" | "tickSeconds"> {
+  /**
+   * Seconds between two culling updates. With `update: "beforePatch"` it defaults to the room's patch
+   * interval (`patchRate / 1000`); with `"manual"`, your simulation's step (required).
+   */
+  tickSeconds?: number;
+  /**
+   * When views are brought up to date:
+   * - `"beforePatch"`: just before each patch, after your own `onBeforePatch`, reading each entity's
+   *   position from its schema instance. Works with any game loop.
+   * - `"manual"`: when you call {@link SightlinePlugin.update} (after your physics step, so what you
+   *   derive from the views, such as which observer a meter may name, is decided the same tick).
+   * @default "beforePatch"
+   */
+  update?: "beforePatch" | "manual";
+  /**
+   * False turns culling off: every view holds every entity, as if the state were broadcast. A baseline
+   * to measure culling against, never a setting for a game that cares about wallhacks.
+   * @default true
+   */
+  culling?: boolean;
+  /**
+   * The `.view(tag)` tag of owner-only fields (ammo, health, a private meter): the plugin adds the
+   * client's character to its view with this tag, so those fields reach that client alone, and moves the
+   * tag when the client takes another character. Unset: no owner-only fields.
+   */
+  ownerTag?: number;
+  /**
+   * Reads an entity's position from its schema instance into `out`, meters. Called for every entity at
+   * every update, so keep it allocation-free.
+   * @default reads the instance's `x` and `y` fields
+   */
+  position?: (instance: Schema, out: Position) => void;
+  /**
+   * Milliseconds between round-trip pings to each client (WebSocket ping frames, answered by the
+   * client's WebSocket layer). In [100, 60000].
+   * @default 1000
+   */
+  pingIntervalMs?: number;
+}
+
+/** Defaults of the plugin's own options. */
+export const DEFAULT_SIGHTLINE_OPTIONS = Object.freeze({
+  update: "beforePatch" as const,
+  culling: true,
+  pingIntervalMs: 1000,
+});
+
+/** Checks the plugin's own options (the culling checks the rest when built). @internal */
+export function checkPluginOptions(o: SightlineOptions): void {
+  if (o.update !== undefined && o.update !== "beforePatch" && o.update !== "manual") fail("SightlineOptions.update", 'must be "beforePatch" or "manual"', o.update);
+  if (o.culling !== undefined && typeof o.culling !== "boolean") fail("SightlineOptions.culling", "must be a boolean", o.culling);
+  if (o.ownerTag !== undefined && !(Number.isInteger(o.ownerTag) && o.ownerTag > 0 && o.ownerTag < 2 ** 31)) fail("SightlineOptions.ownerTag", "must be a positive integer view tag", o.ownerTag);
+  if (o.position !== undefined && typeof o.position !== "function") fail("SightlineOptions.position", "must be a function (instance, out) => void", o.position);
+  if (o.pingIntervalMs !== undefined) within("SightlineOptions.pingIntervalMs", o.pingIntervalMs, 100, 60_000, "milliseconds");
+}
+
+/** Reads `x` and `y` fields. @internal */
+export function readXY(instance: Schema, out: Position): void {
+  out.x = (instance as unknown as { x: number }).x;
+  out.y = (instance as unknown as { y: number }).y;
+}

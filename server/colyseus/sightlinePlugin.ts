@@ -1,0 +1,426 @@
+import { RoomPlugin, TimestepException, type Client, type Room } from "@colyseus/core";
+import { StateView, type Schema } from "@colyseus/schema";
+import { ViewCulling, type AuditCounts } from "../culling/index.js";
+import { fail, nonEmptyString, within } from "../../shared/validation/rangeChecks.js";
+import { CulledMessages, type MessageCounts } from "./culledMessages.js";
+import { EverythingInView } from "./everythingInView.js";
+import { LoopWatch } from "./loopWatch.js";
+import { RoundTrips, type RoundTripCounts } from "./roundTrips.js";
+import { checkPluginOptions, DEFAULT_SIGHTLINE_OPTIONS, readXY, type Position, type SightlineOptions } from "./sightlineOptions.js";
+
+/** How the culling sees one entity you declare with {@link SightlinePlugin.addEntity}. Meters. */
+export interface EntitySpec {
+  /** Body radius, meters, >= 0. @default 0 */
+  radius?: number;
+  /** Its side: entities of a client's team are always in that client's view. @default no team */
+  team?: string;
+  /** A player's character: it looks on behalf of its team and clients can play it. Needs a `team`. @default false */
+  character?: boolean;
+  /** How far it observes others (a guard, a turret), meters: whoever it can see has it in view. @default 0 */
+  sightRange?: number;
+}
+
+/** Options of {@link SightlinePlugin.sendToViewersOf}. */
+export interface CulledSendOptions {
+  /** Clients that must not get it (the sender, say). */
+  except?: Client | readonly Client[];
+  /**
+   * Seconds during which a client whose view gains the entity still gets the message, right after the
+   * patch that shows it the entity (a gunshot heard a moment ago). 0 drops it for those clients. In [0, 10].
+   * @default 0
+   */
+  catchUpSeconds?: number;
+}
+
+/** The plugin's counters since the room started, for a `/metrics` page. */
+export interface SightlineCounters {
+  /** Clients with a view the plugin keeps, and entities declared. */
+  clients: number;
+  entities: number;
+  /** Entities that entered and left views, over all clients. */
+  adds: number;
+  removes: number;
+  /** The largest adds + removes one client had in one update (view churn). */
+  churnMaxPerClient: number;
+  /** Updates run, and the last one's duration, ms. */
+  updates: number;
+  lastUpdateMs: number;
+  /** The truth audit's totals (all 0 when it is off): see `AuditCounts` in `sightline/culling`. */
+  audit: AuditCounts | null;
+  roundTrips: RoundTripCounts;
+  messages: MessageCounts;
+  /** Positions read as NaN or Infinity (each one reported through `onUncaughtException`). */
+  badPositions: number;
+}
+
+/** Everything the plugin needs to know about an entity. */
+interface EntityRecord {
+  readonly id: string;
+  readonly instance: Schema;
+  /** Its index in the plugin's dense arrays (for allocation-free updates). */
+  index: number;
+}
+
+/**
+ * `sightline/colyseus`: anti-wallhack culling in your own Colyseus 0.18 room and schema. Each client's
+ * `StateView` holds its character, its team, and what its team could see soon; nothing else reaches it,
+ * and messages about an entity reach only the clients whose view holds it.
+ *
+ * ```ts
+ * class ArenaRoom extends Room<{ state: Arena }> {
+ *   plugins = definePlugins([new SightlinePlugin({ maxSpeed: 6 })]);
+ *   onCreate() { this.plugins.sightline.start({ occluders }); }
+ *   onJoin(client) {
+ *     this.state.tanks.set(client.sessionId, tank);
+ *     this.plugins.sightline.addEntity(client.sessionId, tank, { radius: 1, team, character: true });
+ *     this.plugins.sightline.setCharacter(client, client.sessionId);
+ *   }
+ *   onLeave(client) {
+ *     this.plugins.sightline.removeEntity(client.sessionId); // before it leaves the state
+ *     this.state.tanks.delete(client.sessionId);
+ *   }
+ * }
+ * ```
+ *
+ * You own the schema (entities in `.view()` collections), the simulation, and which entity each client
+ * plays. The plugin owns each client's `client.view` (created on {@link setCharacter}, kept through a
+ * drop and a reconnection, released when the client leaves), the round trips (WebSocket pings, with the
+ * server's own loop stalls taken off), the look-ahead, linger, teleport and team-change policy, owner-only
+ * fields ({@link SightlineOptions.ownerTag}) and the culled messages ({@link sendToViewersOf}).
+ */
+export class SightlinePlugin extends RoomPlugin {
+  override readonly pluginName = "sightline" as const;
+
+  private readonly defaults: SightlineOptions | undefined;
+  private views: ViewCulling | EverythingInView | null = null;
+  private manual = false;
+  private ownerTag: number | undefined;
+  private position: (instance: Schema, out: Position) => void = readXY;
+  private readonly at: Position = { x: 0, y: 0 };
+  private readonly entities = new Map<string, EntityRecord>();
+  /** Dense copies of the entities, iterated every update. */
+  private readonly records: EntityRecord[] = [];
+  /** Each kept session's StateView and character. */
+  private readonly stateViews = new Map<string, StateView>();
+  private readonly characters = new Map<string, string>();
+  private roundTrips: RoundTrips | null = null;
+  private router: CulledMessages | null = null;
+  private releaseWatch: (() => void) | undefined;
+  private counts = { updates: 0, lastUpdateMs: 0, churnMaxPerClient: 0, badPositions: 0 };
+
+  /** @param options options known when the room class is written; {@link start} adds the rest */
+  constructor(options?: Partial<SightlineOptions>) {
+    super();
+    if (options !== undefined) checkPluginOptions(options as SightlineOptions);
+    this.defaults = options as SightlineOptions | undefined;
+  }
+
+  /**
+   * Starts culling (call it in `onCreate`, once): `options` are merged over the constructor's. Throws a
+   * RangeError naming the field for a missing or bad option (`occluders` and `maxSpeed` are required
+   * unless `culling` is false).
+   */
+  start(options: Partial<SightlineOptions> = {}): void {
+    if (this.views !== null) throw new Error("SightlinePlugin.start was already called in this room");
+    const o = { ...this.defaults, ...options } as SightlineOptions;
+    checkPluginOptions(o);
+    const room = this.room;
+    this.manual = (o.update ?? DEFAULT_SIGHTLINE_OPTIONS.update) === "manual";
+    let tickSeconds = o.tickSeconds;
+    if (tickSeconds === undefined) {
+      if (this.manual) fail("SightlineOptions.tickSeconds", 'is required with update "manual" (your simulation step, seconds)', tickSeconds);
+      const patchMs = room.patchRate;
+      if (typeof patchMs !== "number" || !(patchMs > 0)) fail("SightlineOptions.tickSeconds", "is required when the room has no patchRate", patchMs);
+      tickSeconds = patchMs / 1000;
+    }
+    const onAdd = (sessionId: string, id: string) => this.entered(sessionId, id);
+    const onRemove = (sessionId: string, id: string) => this.left(sessionId, id);
+    this.views = o.culling === false
+      ? new EverythingInView(onAdd, onRemove)
+      : new ViewCulling({ ...o, tickSeconds, maxSpeed: o.maxSpeed, onAdd, onRemove });
+    this.ownerTag = o.ownerTag;
+    this.position = o.position ?? readXY;
+    const watch = LoopWatch.shared();
+    this.releaseWatch = watch.acquire();
+    this.roundTrips = new RoundTrips(o.pingIntervalMs ?? DEFAULT_SIGHTLINE_OPTIONS.pingIntervalMs, this.views instanceof ViewCulling ? this.views.maxRoundTripMs : 0, (id) => room.clients.getById(id), (from, to) => watch.blockedWithin(from, to));
+    this.router = new CulledMessages({
+      sessions: () => this.stateViews.keys(),
+      holds: (sessionId, id) => this.views!.has(sessionId, id),
+      clientOf: (sessionId) => room.clients.getById(sessionId),
+    });
+    // Views are decided and messages resolved just before each patch, after the room's own hook.
+    const own = room.onBeforePatch;
+    room.onBeforePatch = (state) => {
+      if (own !== undefined) void own.call(room, state);
+      this.beforePatch();
+    };
+    // Leave and dispose are hooked on the room itself rather than declared as plugin hooks: Colyseus
+    // 0.18 binds a room's hooks before it installs its plugins' on the first room of a class that defines
+    // `onUncaughtException`, so that room would never call them.
+    const hooks = room as unknown as { onLeave?: (client: Client, code?: number) => unknown; onDispose?: () => unknown };
+    const leave = hooks.onLeave;
+    // Before the room's own onLeave: the client stops following its character before the room removes it.
+    hooks.onLeave = (client: Client, code?: number) => {
+      this.release(client.sessionId);
+      return leave?.call(room, client, code);
+    };
+    const dispose = hooks.onDispose;
+    hooks.onDispose = () => {
+      const result = dispose?.call(room);
+      this.stop();
+      return result;
+    };
+  }
+
+  /** Whether culling is on (false: every view holds everything). */
+  get enabled(): boolean {
+    return this.views instanceof ViewCulling;
+  }
+
+  /** The `ViewCulling` behind the views (linger, look-ahead, audit details), or null when culling is off or not started. */
+  get culling(): ViewCulling | null {
+    return this.views instanceof ViewCulling ? this.views : null;
+  }
+
+  /** How far characters see for culling, meters (Infinity when culling is off). */
+  get range(): number {
+    return this.started().range;
+  }
+
+  /** The truth audit's counts and last failures, or null when it is off. */
+  get audit(): { readonly counts: AuditCounts; readonly failures: readonly string[] } | null {
+    return this.views?.audit ?? null;
+  }
+
+  /**
+   * Declares an entity: `instance` is its schema instance, already in a `.view()` collection of your
+   * state (ids share one namespace across collections). Its position is read from the instance. Throws a
+   * RangeError naming the field for a duplicate id or a bad spec; nothing changes then.
+   */
+  addEntity(id: string, instance: Schema, spec: EntitySpec = {}): void {
+    const views = this.started();
+    nonEmptyString("SightlinePlugin.addEntity id", id);
+    if (typeof instance !== "object" || instance === null) fail("SightlinePlugin.addEntity instance", "must be the entity's schema instance", instance);
+    if (this.entities.has(id)) fail("SightlinePlugin.addEntity id", "is already an entity", id);
+    this.position(instance, this.at);
+    const record: EntityRecord = { id, instance, index: this.records.length };
+    // Registered first: with culling off, views gain it during addEntity.
+    this.entities.set(id, record);
+    this.records.push(record);
+    try {
+      views.addEntity(id, { ...spec, x: this.at.x, y: this.at.y });
+    } catch (err) {
+      this.forget(record);
+      throw err;
+    }
+  }
+
+  /** Moves an entity to another team (or none; a character needs one); views follow at the next update. */
+  setTeam(id: string, team: string | undefined): void {
+    this.started().setTeam(id, team);
+  }
+
+  /**
+   * Removes an entity: every view lets it go now, so call it before you delete it from your state. Throws
+   * a RangeError if a client still plays it (give that client another character first). Unknown ids are ignored.
+   */
+  removeEntity(id: string): void {
+    const record = this.entities.get(id);
+    if (record === undefined) return;
+    this.started().removeEntity(id);
+    this.forget(record);
+    this.router!.dropEntity(id);
+  }
+
+  /**
+   * The client plays `characterId` (a character entity): on the first call the client gets its
+   * `StateView` (yours, if you set `client.view` already), holding its character and its team now and
+   * what its team could see from the next update. Later calls switch characters, owner tag included.
+   */
+  setCharacter(client: Client, characterId: string): void {
+    const views = this.started();
+    const sessionId = client.sessionId;
+    const record = this.entities.get(characterId);
+    if (record === undefined) fail("SightlinePlugin.setCharacter characterId", "is not an entity", characterId);
+    const previous = this.characters.get(sessionId);
+    let view = this.stateViews.get(sessionId);
+    if (view === undefined) {
+      view = (client.view as StateView | undefined) ?? new StateView();
+      this.stateViews.set(sessionId, view);
+      try {
+        views.addClient(sessionId, characterId);
+      } catch (err) {
+        this.stateViews.delete(sessionId);
+        throw err;
+      }
+      client.view = view;
+    } else {
+      views.setCharacter(sessionId, characterId);
+    }
+    this.characters.set(sessionId, characterId);
+    if (this.ownerTag !== undefined && previous !== characterId) {
+      const old = previous === undefined ? undefined : this.entities.get(previous);
+      if (old !== undefined) view.remove(old.instance, this.ownerTag);
+      view.add(record.instance, this.ownerTag);
+    }
+    this.roundTrips!.watch(sessionId);
+  }
+
+  /** Stops keeping a client's view (done for you when it leaves). Its `client.view` stays as it is. */
+  release(sessionId: string): void {
+    if (!this.stateViews.delete(sessionId)) return;
+    this.characters.delete(sessionId);
+    this.views?.removeClient(sessionId);
+    this.roundTrips?.unwatch(sessionId);
+    this.router?.forget(sessionId);
+  }
+
+  /** Whether the client's view holds `entityId` now. */
+  has(client: Client | string, entityId: string): boolean {
+    return this.views?.has(typeof client === "string" ? client : client.sessionId, entityId) ?? false;
+  }
+
+  /** The entity ids the client's view holds now (a copy). */
+  viewOf(client: Client | string): string[] {
+    return this.views?.viewOf(typeof client === "string" ? client : client.sessionId) ?? [];
+  }
+
+  /**
+   * Sends a message about an entity (a shot, a sound, an effect) to the clients whose view holds it when
+   * the next patch goes out, right after that patch. With several ids, a client needs all of them in view.
+   * A client whose view gains the entity later does not get it, unless `catchUpSeconds` says otherwise.
+   * Throws a RangeError for an id that is not an entity.
+   */
+  sendToViewersOf(about: string | readonly string[], type: string | number, payload?: unknown, options: CulledSendOptions = {}): void {
+    this.started();
+    const ids = typeof about === "string" ? [about] : [...about];
+    if (ids.length === 0) fail("SightlinePlugin.sendToViewersOf about", "must name at least one entity", about);
+    for (const id of ids) if (!this.entities.has(id)) fail("SightlinePlugin.sendToViewersOf about", "is not an entity", id);
+    const catchUp = within("CulledSendOptions.catchUpSeconds", options.catchUpSeconds ?? 0, 0, 10, "seconds");
+    this.router!.send(ids, type, payload, sessionsOf(options.except), catchUp * 1000, performance.now());
+  }
+
+  /**
+   * A broadcast that respects views: with `about`, like {@link sendToViewersOf}; without, to every
+   * client (nothing in it is culled), after the next patch like the culled ones, so it never overtakes them.
+   */
+  broadcast(type: string | number, payload?: unknown, options: CulledSendOptions & { about?: string | readonly string[] } = {}): void {
+    if (options.about !== undefined) {
+      this.sendToViewersOf(options.about, type, payload, options);
+      return;
+    }
+    this.room.broadcast(type, payload, { except: options.except as Client | Client[] | undefined, afterNextPatch: true });
+  }
+
+  /**
+   * Brings every view up to date: positions are read from the schema instances, round trips applied,
+   * `view.add`/`view.remove` called. Automatic before each patch unless `update` is `"manual"`; then call
+   * it once per step, after physics. A position that is not finite keeps the entity where it was and
+   * throws a RangeError naming it, after every other entity was updated.
+   */
+  update(): void {
+    const views = this.started();
+    const started = performance.now();
+    let bad: EntityRecord | undefined;
+    const at = this.at;
+    for (let i = 0; i < this.records.length; i++) {
+      const r = this.records[i]!;
+      this.position(r.instance, at);
+      if (Number.isFinite(at.x) && Number.isFinite(at.y)) views.moveEntity(r.id, at.x, at.y);
+      else {
+        this.counts.badPositions++;
+        bad ??= r;
+      }
+    }
+    this.roundTrips!.apply(this.stateViews.keys(), views);
+    const report = views.update();
+    const c = this.counts;
+    c.updates++;
+    c.lastUpdateMs = performance.now() - started;
+    if (report.maxPerClient > c.churnMaxPerClient) c.churnMaxPerClient = report.maxPerClient;
+    if (bad !== undefined) {
+      this.position(bad.instance, at);
+      fail(`SightlinePlugin entity ${JSON.stringify(bad.id)} position`, "must be finite numbers of meters; it keeps its last position", Number.isFinite(at.x) ? at.y : at.x);
+    }
+  }
+
+  /** Counters since the room started (a copy). */
+  get counters(): SightlineCounters {
+    const views = this.views;
+    const totals = views?.totals ?? { adds: 0, removes: 0 };
+    return {
+      clients: this.stateViews.size,
+      entities: this.records.length,
+      adds: totals.adds,
+      removes: totals.removes,
+      churnMaxPerClient: this.counts.churnMaxPerClient,
+      updates: this.counts.updates,
+      lastUpdateMs: this.counts.lastUpdateMs,
+      audit: views?.audit === null || views === null ? null : { ...views.audit.counts },
+      roundTrips: this.roundTrips?.counts(this.stateViews.keys()) ?? { p50: 0, max: 0, measured: 0, capped: 0 },
+      messages: { ...(this.router?.counts ?? { sent: 0, withheld: 0, caughtUp: 0 }) },
+      badPositions: this.counts.badPositions,
+    };
+  }
+
+  /** Stops the timers and the culling (the room is going away). */
+  private stop(): void {
+    this.roundTrips?.dispose();
+    this.releaseWatch?.();
+    this.releaseWatch = undefined;
+    this.views?.dispose();
+  }
+
+  private started(): ViewCulling | EverythingInView {
+    if (this.views === null) throw new Error("SightlinePlugin: call this.plugins.sightline.start(...) in onCreate first");
+    return this.views;
+  }
+
+  private beforePatch(): void {
+    try {
+      if (!this.manual) this.update();
+    } catch (err) {
+      this.report(err);
+    }
+    try {
+      this.router!.flush(performance.now());
+    } catch (err) {
+      this.report(err);
+    }
+  }
+
+  /** An error inside a patch must not escape (it would stop the process): the room's hook gets it. */
+  private report(err: unknown): void {
+    const cause = err instanceof Error ? err : new Error(String(err));
+    const room = this.room as Room;
+    if (room.onUncaughtException !== undefined) room.onUncaughtException(new TimestepException(cause, `sightline update before the patch threw: ${cause.message}`), "setTimestep");
+    else console.error(`[sightline ${room.roomId}] update before the patch threw:`, cause);
+  }
+
+  private entered(sessionId: string, id: string): void {
+    const record = this.entities.get(id);
+    if (record === undefined) return;
+    this.stateViews.get(sessionId)?.add(record.instance);
+    this.router?.entered(sessionId, id, performance.now());
+  }
+
+  private left(sessionId: string, id: string): void {
+    const record = this.entities.get(id);
+    if (record !== undefined) this.stateViews.get(sessionId)?.remove(record.instance);
+  }
+
+  private forget(record: EntityRecord): void {
+    this.entities.delete(record.id);
+    const last = this.records.pop()!;
+    if (last !== record) {
+      this.records[record.index] = last;
+      last.index = record.index;
+    }
+  }
+}
+
+function sessionsOf(except: Client | readonly Client[] | undefined): ReadonlySet<string> | undefined {
+  if (except === undefined) return undefined;
+  const list = Array.isArray(except) ? (except as readonly Client[]) : [except as Client];
+  return new Set(list.map((c) => c.sessionId));
+}

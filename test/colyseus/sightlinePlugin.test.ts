@@ -1,0 +1,223 @@
+import { Client as SdkClient } from "@colyseus/sdk";
+import { defineRoom, defineServer } from "@colyseus/core";
+import type { ColyseusTestServer } from "@colyseus/testing";
+import { WebSocketTransport } from "@colyseus/ws-transport";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { SightlinePlugin } from "sightline/colyseus";
+import { addSentry, BunkerRoom } from "../fixtures/bunkerRoom.js";
+import { bootLoopback, TEST_PORT } from "../fixtures/bootLoopback.js";
+import { DelayProxy } from "../fixtures/delayProxy.js";
+import { receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
+import { seededRandom } from "../../shared/seededRandom.js";
+
+// The `sightline/colyseus` plugin in a room of the test's own (tests/fixtures/bunkerRoom.ts: decorator
+// schema, a bunker wall with a doorway at y = 18..22, no simulation), with real SDK clients over WebSocket.
+
+let colyseus: ColyseusTestServer;
+
+beforeAll(async () => {
+  recordRawFrames();
+  colyseus = await bootLoopback(defineServer({ transport: new WebSocketTransport(), rooms: { bunker: defineRoom(BunkerRoom) }, greet: false }));
+});
+afterAll(async () => {
+  await colyseus.shutdown();
+  stopRecordingRawFrames();
+});
+beforeEach(async () => {
+  await colyseus.cleanup();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function patches(room: BunkerRoom, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await room.waitForNextPatch();
+}
+
+/** Waits (up to `patchesMax` patches) until `test` holds. */
+async function until(room: BunkerRoom, test: () => boolean, patchesMax = 40): Promise<void> {
+  for (let i = 0; i < patchesMax && !test(); i++) await room.waitForNextPatch();
+}
+
+describe("sightline/colyseus: culling in your own room", () => {
+  it("an enemy behind the bunker wall is absent from the decoded state and the raw frames, and so is its shout; once in sight, both arrive", async () => {
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", { audit: true });
+    const red = await colyseus.connectTo(room, { team: "red", x: 2, y: 10 });
+    const blue = await colyseus.connectTo(room, { team: "blue", x: 18, y: 10, secret: 4242 });
+    const heard: string[] = [];
+    red.onMessage("shout", (m: { words: string }) => heard.push(`red:${m.words}`));
+    blue.onMessage("shout", (m: { words: string }) => heard.push(`blue:${m.words}`));
+    await patches(room, 5);
+    blue.send("shout", "psst-hidden");
+    await patches(room, 5);
+
+    const redUnits = (red.state as any).units;
+    expect(redUnits.has(red.sessionId)).toBe(true);
+    expect(redUnits.has(blue.sessionId)).toBe(false);
+    expect(receivedBytes(red, blue.sessionId)).toBe(false);
+    expect(receivedBytes(red, "psst-hidden")).toBe(false);
+    expect(heard).toEqual(["blue:psst-hidden"]); // its own view holds it: the search is not blind
+    expect(receivedBytes(blue, "psst-hidden")).toBe(true);
+
+    // Both step in line with the doorway.
+    red.send("goto", { x: 2, y: 20 });
+    blue.send("goto", { x: 18, y: 20 });
+    await until(room, () => redUnits.has(blue.sessionId));
+    expect(redUnits.has(blue.sessionId)).toBe(true);
+    expect(redUnits.get(blue.sessionId).secret).toBeUndefined(); // owner-only
+    expect((blue.state as any).units.get(blue.sessionId).secret).toBe(4242);
+    blue.send("shout", "hello-visible");
+    await until(room, () => heard.includes("red:hello-visible"), 10);
+    expect(heard).toContain("red:hello-visible");
+    expect(room.plugins.sightline.counters.messages).toMatchObject({ withheld: 1 });
+
+    const audit = room.plugins.sightline.audit!;
+    expect(audit.counts, audit.failures.join("\n")).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
+    expect(room.exceptions).toEqual([]);
+  });
+
+  it("a message kept for catching up reaches a client whose view gains the shouter within the window, after the shouter arrives", async () => {
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", {});
+    const red = await colyseus.connectTo(room, { team: "red", x: 2, y: 10 });
+    const blue = await colyseus.connectTo(room, { team: "blue", x: 18, y: 10 });
+    await patches(room, 3);
+    const arrivals: boolean[] = [];
+    red.onMessage("shout", () => arrivals.push((red.state as any).units.has(blue.sessionId)));
+    blue.send("shout", "dropped");
+    blue.send("shout-lasting", "lasting");
+    await patches(room, 3);
+    expect(arrivals).toEqual([]);
+    red.send("goto", { x: 2, y: 20 });
+    blue.send("goto", { x: 18, y: 20 });
+    await until(room, () => arrivals.length > 0);
+    await patches(room, 3);
+    expect(arrivals).toEqual([true]); // the lasting one only, and the shouter was already in red's state
+    expect(room.plugins.sightline.counters.messages.caughtUp).toBe(1);
+  });
+
+  it("a reconnected client keeps its view, and its round trip is measured again on the new connection", async () => {
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", {});
+    const red = await colyseus.connectTo(room, { team: "red", x: 2, y: 20, secret: 7 });
+    const blue = await colyseus.connectTo(room, { team: "blue", x: 18, y: 20 });
+    await until(room, () => (red.state as any).units.has(blue.sessionId));
+    await until(room, () => room.plugins.sightline.counters.roundTrips.measured === 2);
+    const viewBefore = room.clients.getById(red.sessionId)!.view;
+    const socketBefore = room.clients.getById(red.sessionId)!.ref;
+
+    red.reconnection.enabled = false;
+    const token = red.reconnectionToken;
+    red.connection.close(3000, "network gone");
+    await sleep(150);
+    const back = await colyseus.sdk.reconnect(token);
+    await back.waitForNextPatch();
+    const units = (back.state as any).units;
+    await until(room, () => units.has(blue.sessionId), 10);
+    expect(units.has(blue.sessionId)).toBe(true);
+    expect(units.get(red.sessionId).secret).toBe(7);
+    const client = room.clients.getById(red.sessionId)!;
+    expect(client.view).toBe(viewBefore);
+    expect(client.ref).not.toBe(socketBefore);
+    expect(room.plugins.sightline.viewOf(red.sessionId).sort()).toEqual([blue.sessionId, red.sessionId].sort());
+    // The next ping round watches the new socket.
+    await sleep(1300);
+    expect(room.plugins.sightline.counters.roundTrips.measured).toBe(2);
+    expect(room.exceptions).toEqual([]);
+  });
+
+  it("a team change moves the view to the new team: the old team's far sentry leaves, the new teammate behind the wall enters", async () => {
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", {});
+    const a = await colyseus.connectTo(room, { team: "red", x: 2, y: 10 });
+    const b = await colyseus.connectTo(room, { team: "blue", x: 18, y: 10 });
+    addSentry(room, "red-post", 30, 35, "red");
+    await patches(room, 3);
+    const units = (a.state as any).units;
+    expect(units.has("red-post")).toBe(true); // a teammate, out of sight
+    expect(units.has(b.sessionId)).toBe(false);
+    a.send("team", "blue");
+    await until(room, () => units.has(b.sessionId) && !units.has("red-post"));
+    expect(units.has(b.sessionId)).toBe(true);
+    expect(units.has("red-post")).toBe(false);
+    expect((b.state as any).units.has(a.sessionId)).toBe(true);
+  });
+
+  it("owner-only fields of a character taken mid-session arrive at once, though they never change, and reach no one else", async () => {
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", {});
+    const a = await colyseus.connectTo(room, { team: "red", x: 2, y: 10, secret: 11 });
+    const mate = await colyseus.connectTo(room, { team: "red", x: 4, y: 10 });
+    addSentry(room, "drone", 3, 3, "red", { character: true, secret: 777 });
+    const units = (a.state as any).units;
+    await until(room, () => units.has("drone"));
+    await patches(room, 3);
+    // Both clients hold the drone (a teammate) without its owner-only field; it never changes from here.
+    expect(units.get("drone").secret).toBeUndefined();
+    expect(units.get(a.sessionId).secret).toBe(11);
+    a.send("possess", "drone");
+    await until(room, () => units.get("drone").secret !== undefined, 10);
+    expect(units.get("drone").secret).toBe(777);
+    expect(units.get(a.sessionId).secret).toBeUndefined(); // the tag left the old character
+    await patches(room, 2);
+    expect((mate.state as any).units.get("drone").secret).toBeUndefined();
+    expect(room.exceptions).toEqual([]);
+  });
+
+  it("audit: no leak, pop-in or miss over randomized movement with round trips of 0 to 120 ms", async () => {
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", { audit: true });
+    const random = seededRandom(17);
+    const proxy = await DelayProxy.start(TEST_PORT, () => Math.floor(random() * 61));
+    try {
+      const sdk = new SdkClient(`http://127.0.0.1:${proxy.port}`);
+      const clients: Awaited<ReturnType<SdkClient["joinById"]>>[] = [];
+      for (let i = 0; i < 6; i++) {
+        const team = i % 2 === 0 ? "red" : "blue";
+        clients.push(await sdk.joinById(room.roomId, { team, x: team === "red" ? 2 + i : 38 - i, y: 5 + 5 * i }));
+      }
+      const headings = clients.map(() => ({ dx: random() * 2 - 1, dy: random() * 2 - 1 }));
+      const walk = setInterval(() => {
+        clients.forEach((c, i) => {
+          if (random() < 0.2) headings[i] = { dx: random() * 2 - 1, dy: random() * 2 - 1 };
+          c.send("walk", headings[i]);
+        });
+      }, 50);
+      await sleep(6000);
+      clearInterval(walk);
+      const counters = room.plugins.sightline.counters;
+      const audit = room.plugins.sightline.audit!;
+      expect(audit.counts, audit.failures.join("\n")).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
+      expect(audit.counts.clientTicks - audit.counts.excused).toBeGreaterThan(6 * 80);
+      expect(counters.adds + counters.removes).toBeGreaterThan(6); // the views did move
+      expect(counters.roundTrips.measured).toBe(6);
+      expect(counters.roundTrips.max).toBeGreaterThan(20);
+      expect(room.exceptions).toEqual([]);
+      await Promise.all(clients.map((c) => c.leave()));
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a position that is not a number is reported through onUncaughtException, naming the entity, and the rest keep updating", async () => {
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", {});
+    const red = await colyseus.connectTo(room, { team: "red", x: 2, y: 20 });
+    const blue = await colyseus.connectTo(room, { team: "blue", x: 30, y: 35 });
+    await patches(room, 2);
+    room.state.units.get(blue.sessionId)!.x = NaN;
+    room.state.units.get(red.sessionId)!.y = 21;
+    await patches(room, 2);
+    expect(room.exceptions.length).toBeGreaterThan(0);
+    expect(room.exceptions[0]!.message).toContain(`entity "${blue.sessionId}" position`);
+    expect(room.plugins.sightline.counters.badPositions).toBeGreaterThan(0);
+    expect(room.plugins.sightline.culling!.lookaheadOf(red.sessionId)).toBeGreaterThan(0);
+  });
+
+  it("misuse fails loudly with a RangeError naming the field", async () => {
+    expect(() => new SightlinePlugin({ ownerTag: 0 })).toThrow(/SightlineOptions.ownerTag/);
+    expect(() => new SightlinePlugin({ update: "sometimes" as never })).toThrow(/SightlineOptions.update/);
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", {});
+    const red = await colyseus.connectTo(room, { team: "red" });
+    const plugin = room.plugins.sightline;
+    expect(() => plugin.addEntity(red.sessionId, room.state.units.get(red.sessionId)!)).toThrow(/SightlinePlugin.addEntity id is already an entity/);
+    expect(() => plugin.sendToViewersOf("nobody", "shout")).toThrow(/SightlinePlugin.sendToViewersOf about is not an entity/);
+    expect(() => plugin.sendToViewersOf(red.sessionId, "shout", {}, { catchUpSeconds: -1 })).toThrow(/CulledSendOptions.catchUpSeconds/);
+    expect(() => plugin.removeEntity(red.sessionId)).toThrow(/is the character of client/);
+    expect(() => plugin.start({})).toThrow(/already called/);
+    expect(plugin.counters.entities).toBe(1);
+  });
+});
