@@ -31,22 +31,27 @@ export class RoundTrips {
   /** The connection each session was last watched on (undefined: not seen connected yet). */
   private readonly sockets = new Map<string, unknown>();
   private readonly noPing = new Set<string>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: NodeJS.Timeout | undefined;
   private warned = false;
 
+  /** @param own the room's own measure, if it has one (then no pings are sent) */
   constructor(
     intervalMs: number,
     private readonly capMs: number,
     private readonly clientOf: (sessionId: string) => Client | undefined,
     blockedWithin: (fromMs: number, toMs: number) => number,
+    private readonly own?: (sessionId: string) => number | undefined,
   ) {
     this.probe = new RoundTripProbe(4, undefined, blockedWithin);
-    this.timer = setInterval(() => this.round(), intervalMs);
-    this.timer.unref();
+    if (own === undefined) {
+      this.timer = setInterval(() => this.round(), intervalMs);
+      this.timer.unref();
+    }
   }
 
   /** Starts measuring a session (pinged at once when connected). */
   watch(sessionId: string): void {
+    if (this.own !== undefined) return;
     if (!this.sockets.has(sessionId)) this.sockets.set(sessionId, undefined);
     this.reconnect(sessionId);
   }
@@ -59,14 +64,19 @@ export class RoundTrips {
 
   /** Each session's estimate into the culling (unknown: counted at the cap). */
   apply(sessionIds: Iterable<string>, sink: RoundTripSink): void {
-    for (const id of sessionIds) sink.setRoundTrip(id, this.probe.estimate(id));
+    for (const id of sessionIds) sink.setRoundTrip(id, this.estimate(id));
+  }
+
+  /** A session's round trip, ms, or undefined before the first measure. */
+  estimate(sessionId: string): number | undefined {
+    return this.own !== undefined ? this.own(sessionId) : this.probe.estimate(sessionId);
   }
 
   counts(sessionIds: Iterable<string>): RoundTripCounts {
     const rtts: number[] = [];
     let capped = 0;
     for (const id of sessionIds) {
-      const rtt = this.probe.estimate(id);
+      const rtt = this.estimate(id);
       if (rtt === undefined) capped++;
       else rtts.push(rtt);
     }
@@ -75,7 +85,7 @@ export class RoundTrips {
   }
 
   dispose(): void {
-    clearInterval(this.timer);
+    if (this.timer !== undefined) clearInterval(this.timer);
     for (const id of [...this.sockets.keys()]) this.unwatch(id);
   }
 

@@ -56,6 +56,12 @@ export interface SightlineOptions extends Omit<ViewCullingOptions, "onAdd" | "on
    * @default 1000
    */
   pingIntervalMs?: number;
+  /**
+   * Your own round-trip measure, ms (undefined: unknown, counted as `maxRoundTripMs`), read at every
+   * update: for a transport of your own, or a test that simulates latency. When set, the plugin sends no
+   * pings. Unset: WebSocket pings every `pingIntervalMs`.
+   */
+  roundTrip?: (sessionId: string) => number | undefined;
 }
 
 /** Defaults of the plugin's own options. */
@@ -71,6 +77,7 @@ export function checkPluginOptions(o: SightlineOptions): void {
   if (o.culling !== undefined && typeof o.culling !== "boolean") fail("SightlineOptions.culling", "must be a boolean", o.culling);
   if (o.ownerTag !== undefined && !(Number.isInteger(o.ownerTag) && o.ownerTag > 0 && o.ownerTag < 2 ** 31)) fail("SightlineOptions.ownerTag", "must be a positive integer view tag", o.ownerTag);
   if (o.position !== undefined && typeof o.position !== "function") fail("SightlineOptions.position", "must be a function (instance, out) => void", o.position);
+  if (o.roundTrip !== undefined && typeof o.roundTrip !== "function") fail("SightlineOptions.roundTrip", "must be a function (sessionId) => milliseconds | undefined", o.roundTrip);
   if (o.pingIntervalMs !== undefined) within("SightlineOptions.pingIntervalMs", o.pingIntervalMs, 100, 60_000, "milliseconds");
 }
 

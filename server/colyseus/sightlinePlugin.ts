@@ -1,6 +1,6 @@
 import { RoomPlugin, TimestepException, type Client, type Room } from "@colyseus/core";
 import { StateView, type Schema } from "@colyseus/schema";
-import { ViewCulling, type AuditCounts } from "../culling/index.js";
+import { ViewCulling, type AuditCounts, type CullingReport } from "../culling/index.js";
 import { fail, nonEmptyString, within } from "../../shared/validation/rangeChecks.js";
 import { CulledMessages, type MessageCounts } from "./culledMessages.js";
 import { EverythingInView } from "./everythingInView.js";
@@ -142,7 +142,7 @@ export class SightlinePlugin extends RoomPlugin {
     this.position = o.position ?? readXY;
     const watch = LoopWatch.shared();
     this.releaseWatch = watch.acquire();
-    this.roundTrips = new RoundTrips(o.pingIntervalMs ?? DEFAULT_SIGHTLINE_OPTIONS.pingIntervalMs, this.views instanceof ViewCulling ? this.views.maxRoundTripMs : 0, (id) => room.clients.getById(id), (from, to) => watch.blockedWithin(from, to));
+    this.roundTrips = new RoundTrips(o.pingIntervalMs ?? DEFAULT_SIGHTLINE_OPTIONS.pingIntervalMs, this.views instanceof ViewCulling ? this.views.maxRoundTripMs : 0, (id) => room.clients.getById(id), (from, to) => watch.blockedWithin(from, to), o.roundTrip);
     this.router = new CulledMessages({
       sessions: () => this.stateViews.keys(),
       holds: (sessionId, id) => this.views!.has(sessionId, id),
@@ -316,9 +316,10 @@ export class SightlinePlugin extends RoomPlugin {
    * Brings every view up to date: positions are read from the schema instances, round trips applied,
    * `view.add`/`view.remove` called. Automatic before each patch unless `update` is `"manual"`; then call
    * it once per step, after physics. A position that is not finite keeps the entity where it was and
-   * throws a RangeError naming it, after every other entity was updated.
+   * throws a RangeError naming it, after every other entity was updated. The report is reused: read it
+   * before the next call.
    */
-  update(): void {
+  update(): Readonly<CullingReport> {
     const views = this.started();
     const started = performance.now();
     let bad: EntityRecord | undefined;
@@ -342,6 +343,7 @@ export class SightlinePlugin extends RoomPlugin {
       this.position(bad.instance, at);
       fail(`SightlinePlugin entity ${JSON.stringify(bad.id)} position`, "must be finite numbers of meters; it keeps its last position", Number.isFinite(at.x) ? at.y : at.x);
     }
+    return report;
   }
 
   /** Counters since the room started (a copy). */

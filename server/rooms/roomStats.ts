@@ -1,3 +1,19 @@
+import type { AuditCounts } from "sightline/culling";
+
+/** What one culling update reports (the plugin's `update()`). */
+export interface CullingTick {
+  adds: number;
+  removes: number;
+  maxPerClient: number;
+  potentiallyVisible: number;
+}
+
+/** What the stats read from the culling plugin. */
+export interface CullingFigures {
+  readonly audit: { readonly counts: AuditCounts; readonly failures: readonly string[] } | null;
+  readonly counters: { readonly roundTrips: { p50: number; max: number; measured: number } };
+}
+
 /**
  * A room's own figures: tick cost, what the scheduler and awareness did, and every rejected input,
  * message or frame, by reason. Plain counters, read by tests, by `GET /stats` and by the load test.
@@ -60,7 +76,7 @@ export class RoomStats {
   /** Players' tile field of view (explored memory): recomputes, and the time spent updating it, ms, summed over ticks. */
   tileVisionRecomputes = 0;
   tileVisionMs = 0;
-  /** Round-trip estimates (ms) from the WebSocket pings, p50 and max over clients, refreshed every ping round. */
+  /** Round-trip estimates (ms) from the WebSocket pings, p50 and max over clients, refreshed about once a second. */
   roundTripMs = { p50: 0, max: 0, clients: 0 };
   /**
    * State patches broadcast (Colyseus `broadcastPatch` runs, on its own `patchRate` timer). Under overload
@@ -94,6 +110,36 @@ export class RoomStats {
     this.cullMs[slot] = cullMs;
     this.tickSamples++;
     this.ticks++;
+  }
+
+  /** Records one update of the tile field of view: its cost, ms, and the recomputes so far. */
+  recordTileVision(ms: number, recomputes: number): void {
+    this.tileVisionMs += ms;
+    this.tileVisionRecomputes = recomputes;
+  }
+
+  /**
+   * Records one culling update of `clients` views (the plugin's report), the audit's totals when it runs,
+   * and, once a second at 20 Hz, the round trips the culling is using.
+   */
+  recordCulling(r: CullingTick, clients: number, culling: CullingFigures): void {
+    this.viewAdds += r.adds;
+    this.viewRemoves += r.removes;
+    this.viewClientTicks += clients;
+    if (r.maxPerClient > this.viewChurnMaxPerClient) this.viewChurnMaxPerClient = r.maxPerClient;
+    this.potentiallyVisible = r.potentiallyVisible;
+    const audit = culling.audit;
+    if (audit !== null) {
+      this.leaks = audit.counts.leaks;
+      this.popIns = audit.counts.popIns;
+      this.misses = audit.counts.misses;
+      this.auditedClientTicks = audit.counts.clientTicks - audit.counts.excused;
+      this.auditFailures = audit.failures;
+    }
+    if (this.ticks % 20 === 0) {
+      const rtt = culling.counters.roundTrips;
+      this.roundTripMs = { p50: rtt.p50, max: rtt.max, clients: rtt.measured };
+    }
   }
 
   /** Records one patch broadcast at `nowMs` (a monotonic clock, e.g. `performance.now()`) that took `ms`. */

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createStealthServer } from "../../server/app.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
-import type { StealthCulling } from "../../server/rooms/stealthCulling.js";
 import type { ViewCulling } from "sightline/culling";
 import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback } from "../fixtures/bootLoopback.js";
@@ -98,5 +97,5 @@ describe("anti-wallhack culling in the room", () => {
 
 /** The room's culling (on in these tests), whose figures the room does not publish. */
 function culling(room: StealthRoom): ViewCulling {
-  return (room.culling as StealthCulling).culling;
+  return room.plugins.sightline.culling!;
 }

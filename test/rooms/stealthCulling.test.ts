@@ -1,21 +1,59 @@
+import { attachToTestRoom, type Client } from "@colyseus/core";
 import { describe, expect, it } from "vitest";
+import { SightlinePlugin } from "sightline/colyseus";
 import { seededRandom } from "../../shared/seededRandom.js";
-import { StealthCulling } from "../../server/rooms/stealthCulling.js";
+import { PlayerState, StealthState } from "../../shared/schema.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
+import { RoomStats } from "../../server/rooms/roomStats.js";
+import { StateMirror } from "../../server/rooms/stateMirror.js";
+import { cullingFor, declarePlayer, declareScenery, type CullingOptions } from "../../server/rooms/stealthViews.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
 
-/** A simulation with culling whose listeners record every view change. */
-function culled(sim: StealthSimulation, options: ConstructorParameters<typeof StealthCulling>[1] = {}) {
-  const log: string[] = [];
-  const culling = new StealthCulling(sim, { audit: true, ...options }, (c: string, e: string) => log.push(`+${c}:${e}`), (c: string, e: string) => log.push(`-${c}:${e}`));
+/**
+ * The stealth room's culling, step by step without a server: the simulation mirrored into its schema and
+ * culled by the `sightline/colyseus` plugin on a stand-in room, with the round trips the test chooses.
+ */
+function culled(sim: StealthSimulation, options: CullingOptions = {}) {
+  const state = new StealthState();
+  const mirror = new StateMirror(sim, state, new RoomStats());
+  const roundTrips = new Map<string, number>();
+  const plugin = new SightlinePlugin();
+  attachToTestRoom(plugin, { patchRate: 50, roomId: "test", clients: { getById: () => undefined } } as never);
+  plugin.start({ ...cullingFor(sim, { audit: true, ...options }, true), roundTrip: (id) => roundTrips.get(id) });
+  declareScenery(plugin, sim, state);
+  const declare = (id: string) => {
+    if (state.players.has(id)) return;
+    const ps = new PlayerState();
+    const at = sim.players.get(id)!.body.getPosition();
+    Object.assign(ps, { x: at.x, y: at.y });
+    state.players.set(id, ps);
+    declarePlayer(plugin, sim, id, ps);
+  };
+  for (const id of sim.players.keys()) declare(id);
+  const culling = {
+    addClient(id: string) {
+      declare(id);
+      // A view that only records: these tests read the plugin's decisions, not encoded patches.
+      plugin.setCharacter({ sessionId: id, view: { add() {}, remove() {} } } as unknown as Client, id);
+    },
+    setRoundTrip: (id: string, ms: number) => roundTrips.set(id, ms),
+    has: (id: string, entity: string) => plugin.has(id, entity),
+    get audit() {
+      return plugin.audit;
+    },
+    get culling() {
+      return plugin.culling!;
+    },
+  };
   const step = () => {
     const r = sim.step();
-    return culling.update(r.tick);
+    for (const id of sim.players.keys()) declare(id);
+    mirror.syncBodies(r);
+    return plugin.update();
   };
-  return { culling, log, step };
+  return { culling, step };
 }
-
 
 describe("anti-wallhack culling", () => {
   it("player behind the wall does not receive the guard; a player in the open does", () => {
@@ -23,8 +61,8 @@ describe("anti-wallhack culling", () => {
     sim.addPlayer("hidden", { spawn: "cover", team: "a" });
     sim.addPlayer("open", { spawn: "far", team: "b" });
     const { culling, step } = culled(sim);
-    culling.addClient("hidden", "hidden");
-    culling.addClient("open", "open");
+    culling.addClient("hidden");
+    culling.addClient("open");
     step();
     expect(culling.has("hidden", "hidden")).toBe(true);
     expect(culling.has("hidden", "guard:Watcher")).toBe(false);
@@ -40,7 +78,7 @@ describe("anti-wallhack culling", () => {
     sim.addPlayer("hidden", { spawn: "cover", team: "a" });
     sim.addPlayer("mate", { spawn: "far", team: "a" });
     const { culling, step } = culled(sim);
-    culling.addClient("hidden", "hidden");
+    culling.addClient("hidden");
     step();
     expect(culling.has("hidden", "mate")).toBe(true);
     // The teammate in the open sees the guard, so the hidden player's view holds it too.
@@ -53,15 +91,15 @@ describe("anti-wallhack culling", () => {
     sim.addPlayer("watcher", { spawn: "front", team: "a" }); // (7, 5), west of the wall at x = 10..10.5, y = 7..11
     sim.addPlayer("enemy", { spawn: "cover", team: "b" }); // (12, 9), behind it
     const { culling, step } = culled(sim, { lingerSeconds: 0.25 });
-    culling.addClient("watcher", "watcher");
+    culling.addClient("watcher");
     culling.setRoundTrip("watcher", 100);
     let enteredAt = -1;
     let seenAt = -1;
     // The enemy walks north, past the wall's end at y = 7, into the watcher's sight.
     for (let t = 1; t <= 40 && seenAt < 0; t++) {
       sim.setMotion("enemy", { vx: 0, vy: -3, facing: 0, crouch: false });
-      const r = step();
-      expect(r.audit).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
+      step();
+      expect(culling.audit!.counts).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
       if (enteredAt < 0 && culling.has("watcher", "enemy")) enteredAt = t;
       if (seenAt < 0 && culling.audit !== null && trueSight(sim, "watcher", "enemy")) seenAt = t;
     }
@@ -88,7 +126,7 @@ describe("anti-wallhack culling", () => {
     sim.addPlayer("watcher", { spawn: "cover", team: "a" }); // (12, 9), east of the wall at x = 10..10.5, y = 7..11
     sim.addPlayer("enemy", { spawn: "far", team: "b" }); // (17, 5), in the open
     const { culling, step } = culled(sim);
-    culling.addClient("watcher", "watcher");
+    culling.addClient("watcher");
     culling.setRoundTrip("watcher", 100);
     step();
     step();
@@ -111,7 +149,7 @@ describe("anti-wallhack culling", () => {
     expect(culling.culling.lookaheadFor(5000)).toBeCloseTo(culling.culling.lookaheadFor(300), 9);
     expect(culling.culling.lookaheadFor(undefined)).toBeCloseTo(culling.culling.lookaheadFor(300), 9);
     expect(culling.culling.lookaheadFor(300)).toBeLessThanOrEqual(3);
-    expect(() => new StealthCulling(sim, { lingerSeconds: -1 }, () => {}, () => {})).toThrow(RangeError);
+    expect(() => culled(sim, { lingerSeconds: -1 })).toThrow(/ViewCullingOptions.lingerSeconds/);
     sim.dispose();
   });
 
@@ -128,7 +166,7 @@ describe("anti-wallhack culling", () => {
       for (let i = 0; i < 8; i++) {
         const id = `p${i}`;
         sim.addPlayer(id, { team: ["red", "blue", "green"][i % 3]! });
-        culling.addClient(id, id);
+        culling.addClient(id);
         culling.setRoundTrip(id, Math.round(random() * 120));
         bots.push({ id, vx: 0, vy: 0, crouch: false });
       }
@@ -154,7 +192,6 @@ describe("anti-wallhack culling", () => {
       expect(audit.misses, culling.audit!.failures.join("\n")).toBe(0);
       clientTicks += audit.clientTicks - audit.excused;
       sim.dispose();
-      culling.dispose();
     }
     expect(clientTicks).toBeGreaterThan(6000);
     // Not vacuous: the runs did put entities into views and take them out again.

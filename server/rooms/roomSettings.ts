@@ -1,0 +1,59 @@
+import type { SimulationOptions } from "../sim/stealthSimulation.js";
+import type { MapCatalog } from "./mapCatalog.js";
+import type { CullingOptions } from "./stealthViews.js";
+
+/** Server-side settings of a stealth room (clients cannot change them). */
+export interface StealthRoomSettings {
+  /** Simulation steps (and patches) per second. */
+  tickRate: number;
+  maxClients: number;
+  /**
+   * Frames a client may send per second, inputs and pings included, before Colyseus disconnects it with
+   * 4002. Well above the 20 inputs per second a client sends at the default tick rate.
+   */
+  maxMessagesPerSecond: number;
+  /** Seconds a dropped player may take to reconnect and keep its character. */
+  reconnectSeconds: number;
+  /**
+   * Input frames a client may have queued. The room simulates one per tick; beyond this the oldest are
+   * skipped (and counted), so a client that bursts cannot build up lag.
+   */
+  inputBacklog: number;
+  /** Ticks a character keeps its last intent when no input arrives (network jitter), before it stops. */
+  inputHoldTicks: number;
+  /** Options of the simulation (vision, awareness, guards, movement). */
+  simulation: SimulationOptions;
+  /** Anti-wallhack culling: range, linger, round-trip cap, audit (see `CullingOptions`). */
+  culling: CullingOptions;
+  /**
+   * False turns culling off: every client's view holds every entity, the baseline load tests compare
+   * culling with. Default true.
+   */
+  cullingEnabled?: boolean;
+  /**
+   * Largest `guards` create option accepted. Default 0: only the map's own guards, because the create
+   * option is a client's to send and every generated guard costs the server CPU (`MAX_GUARDS` for npm start).
+   */
+  maxGuards?: number;
+  /** Milliseconds between round-trip pings to each client. */
+  pingIntervalMs: number;
+  /** Where maps come from. Default: the bundled `server/maps`. */
+  catalog?: MapCatalog;
+  /**
+   * The token a client passes as the join option `spectate` to watch as a spectator (every entity, the
+   * sight rays, what each player received). Unset or "" (the default): spectating is off.
+   */
+  spectatorToken?: string | undefined;
+}
+
+export const DEFAULT_ROOM_SETTINGS: Readonly<StealthRoomSettings> = Object.freeze({
+  tickRate: 20,
+  maxClients: 32,
+  maxMessagesPerSecond: 60,
+  reconnectSeconds: 20,
+  inputBacklog: 3,
+  inputHoldTicks: 5,
+  simulation: {},
+  culling: {},
+  pingIntervalMs: 1000,
+});

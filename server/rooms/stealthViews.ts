@@ -1,0 +1,67 @@
+import type { SightlineOptions, SightlinePlugin } from "sightline/colyseus";
+import { Occluders } from "sightline/occluders";
+import { OWNER, type PlayerState, type StealthState } from "../../shared/schema.js";
+import type { StealthSimulation } from "../sim/stealthSimulation.js";
+
+/** Options of the stealth room's culling; every field optional. */
+export interface CullingOptions {
+  /**
+   * How far player characters see for culling, all around, meters. Default 20. Never shorter than the
+   * longest guard or camera range, so whoever can see a player is in that player's view.
+   */
+  range?: number;
+  /** Seconds an entity stays in a view after it stops qualifying. Default 0.25 (5 ticks at 20 Hz). */
+  lingerSeconds?: number;
+  /**
+   * Round trips above this (ms) are treated as this: the look-ahead stops growing, so a client that
+   * delays its pongs cannot widen its own view past it. Default 300.
+   */
+  maxRoundTripMs?: number;
+  /** Run the truth audit every tick (exact, costly). Default false. */
+  audit?: boolean;
+  /** Fraction of clients the audit covers, in (0, 1] (its cost grows with it). Default 1. */
+  auditSample?: number;
+}
+
+/** Body radius given to cameras (they have no body), meters. */
+export const CAMERA_RADIUS = 0.25;
+/** Speed margin over the fastest configured mover, for collision pushes. */
+const SPEED_MARGIN = 1.1;
+
+/**
+ * The stealth room's culling through the `sightline/colyseus` plugin: the options it starts with, from
+ * the simulation. Occluders are the map's static walls, read from the physics world; the fastest mover is
+ * the fastest configured speed (players walking, guards pursuing) plus 10% for collision pushes. Views
+ * follow each simulation step (`update: "manual"`), so meters and events, which name an observer only
+ * while it is in view, are decided on the same views the patch carries.
+ */
+export function cullingFor(sim: StealthSimulation, options: CullingOptions, enabled: boolean): Partial<SightlineOptions> {
+  const rules = sim.guardRules;
+  const maxSpeed = SPEED_MARGIN * Math.max(sim.movement.walkSpeed, sim.movement.crouchSpeed, rules.patrolSpeed, rules.investigateSpeed, rules.pursueSpeed);
+  const sample = options.auditSample ?? 1;
+  // Checked even when the audit is off, so a bad setting fails when the room is created, not when the audit is turned on.
+  if (typeof sample !== "number" || !(sample > 0 && sample <= 1)) throw new RangeError(`CullingOptions.auditSample must be a fraction of clients in (0, 1] (got ${sample})`);
+  return {
+    culling: enabled,
+    occluders: Occluders.fromWorld(sim.world, { opaqueMask: sim.vision.opaqueMask }),
+    tickSeconds: sim.dt,
+    maxSpeed,
+    range: options.range,
+    lingerSeconds: options.lingerSeconds,
+    maxRoundTripMs: options.maxRoundTripMs,
+    audit: options.audit === true ? { sample } : false,
+    update: "manual",
+    ownerTag: OWNER,
+  };
+}
+
+/** Declares the map's guards and cameras (already in `state`): their sight ranges raise the culling range. */
+export function declareScenery(plugin: Pick<SightlinePlugin, "addEntity">, sim: StealthSimulation, state: StealthState): void {
+  for (const g of sim.guards) plugin.addEntity(g.id, state.guards.get(g.id)!, { radius: sim.characterRadius, sightRange: g.placement.range });
+  for (const c of sim.cameras) plugin.addEntity(c.id, state.cameras.get(c.id)!, { radius: CAMERA_RADIUS, sightRange: c.placement.range });
+}
+
+/** Declares a player's character (already in `state` and the simulation). */
+export function declarePlayer(plugin: Pick<SightlinePlugin, "addEntity">, sim: StealthSimulation, id: string, player: PlayerState): void {
+  plugin.addEntity(id, player, { radius: sim.characterRadius, team: sim.players.get(id)!.team, character: true });
+}
