@@ -1,7 +1,7 @@
 /**
  * A stealth server whose event loop is blocked on purpose, to check the culling through stalls (a long
- * GC pause, a slow handler): right after every `STALL_EVERY`-th ping round of a room (so a ping is in
- * flight, the worst case for round-trip estimates) the loop spins for `STALL_MS`. The culling audit runs
+ * GC pause, a slow handler): every `STALL_EVERY` seconds, right after a round of WebSocket pings (so pings
+ * are in flight, the worst case for round-trip estimates) the loop spins for `STALL_MS`. The culling audit runs
  * on every client; read the outcome from the load test's summary (`server.culling`).
  *
  *   PORT=2601 STALL_MS=500 STALL_EVERY=2 npx tsx loadtest/stalledServer.ts &
@@ -10,7 +10,7 @@
  * It listens on 127.0.0.1 only and exits by itself after `LIFETIME_S` seconds (default 90).
  */
 import { createStealthServer } from "../server/app.js";
-import { RoundTripProbe } from "../server/colyseus/roundTripProbe.js";
+import { WebSocket } from "ws";
 
 const setting = (name: string, fallback: number, min: number, max: number): number => {
   const raw = process.env[name];
@@ -26,13 +26,18 @@ const stallMs = setting("STALL_MS", 500, 0, 5000);
 const every = setting("STALL_EVERY", 2, 1, 1000);
 const lifetime = setting("LIFETIME_S", 90, 1, 3600);
 
-const pingAll = RoundTripProbe.prototype.pingAll;
-let rounds = 0;
-RoundTripProbe.prototype.pingAll = function (this: RoundTripProbe): void {
-  pingAll.call(this);
-  if (++rounds % every !== 0) return;
-  const until = performance.now() + stallMs;
-  while (performance.now() < until);
+// The culling pings every client of a room in one go: the stall is queued behind the first ping of a
+// round, so it starts once the whole round is out.
+const ping = WebSocket.prototype.ping;
+let stallDue = performance.now() + every * 1000;
+WebSocket.prototype.ping = function (this: WebSocket, ...args: Parameters<WebSocket["ping"]>): void {
+  ping.apply(this, args);
+  if (performance.now() < stallDue) return;
+  stallDue = performance.now() + every * 1000;
+  queueMicrotask(() => {
+    const until = performance.now() + stallMs;
+    while (performance.now() < until);
+  });
 };
 
 const server = createStealthServer({ room: { maxGuards: 64, culling: { audit: true, auditSample: 1 } } });

@@ -1,16 +1,16 @@
 import { CloseCode, definePlugins, Room, TimestepException, type Client, type RoomException, type RoomMethodName } from "@colyseus/core";
 import { SightlinePlugin } from "sightline/colyseus";
-import { CLIENT_MESSAGES, ERROR_CODES, JoinOptions, MoveInput, RespawnMessage, SERVER_MESSAGES, sanitizeMoveFrame } from "../../shared/protocol.js";
+import { ERROR_CODES, JoinOptions, MoveInput, SERVER_MESSAGES, sanitizeMoveFrame } from "../../shared/protocol.js";
 import { PlayerState, StealthState } from "../../shared/schema.js";
-import { SPECTATOR_MESSAGES } from "../../shared/spectatorProtocol.js";
 import { StealthSimulation } from "../sim/stealthSimulation.js";
 import { ExploredTiles } from "./exploredTiles.js";
-import { FixedStepClock, type StepFiring } from "./fixedStepClock.js";
 import { FrameHygiene } from "./frameHygiene.js";
+import { GameLoop } from "./gameLoop.js";
 import { InputIntake } from "./inputIntake.js";
-import { DEFAULT_MAP, MAP_NAME, MapCatalog } from "./mapCatalog.js";
-import { echo, Refusal } from "./refusal.js";
-import { DEFAULT_ROOM_SETTINGS, type StealthRoomSettings } from "./roomSettings.js";
+import { describeIssues, registerMessages } from "./messageIntake.js";
+import { MapCatalog } from "./mapCatalog.js";
+import { Refusal } from "./refusal.js";
+import { DEFAULT_ROOM_SETTINGS, extraGuardsFor, type StealthRoomSettings } from "./roomSettings.js";
 import { RoomStats } from "./roomStats.js";
 import { asksToSpectate, Spectators } from "./spectators.js";
 import { StateMirror } from "./stateMirror.js";
@@ -21,7 +21,6 @@ export { DEFAULT_ROOM_SETTINGS, type StealthRoomSettings } from "./roomSettings.
 /** How input frames are buffered (the tick rate is added in `onCreate`, once the settings are known). */
 const INPUT_OPTIONS = { seqField: "seq", sanitize: sanitizeMoveFrame, bufferMaxSize: 16 } as const;
 const AFTER_PATCH = Object.freeze({ afterNextPatch: true });
-const issues = (e: { issues: { path: PropertyKey[]; message: string }[] }, whole: string) => e.issues.map((i) => `${i.path.join(".") || whole}: ${i.message}`).join("; ");
 
 /**
  * The `stealth` room: authoritative planck physics on a Tiled map, guards and cameras that look through
@@ -54,9 +53,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   private mirror!: StateMirror;
   private intake!: InputIntake;
   private hygiene!: FrameHygiene;
-  private loop: FixedStepClock | undefined;
-  private readonly loopWaiters: (() => void)[] = [];
-  private patching = false;
+  private loop: GameLoop | undefined;
   private exceptionLogs = 0;
 
   /** Who may receive what: the culling plugin. */
@@ -66,16 +63,10 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
 
   override onCreate(options: { map?: unknown; guards?: unknown } = {}): void {
     const s = this.settings;
-    const catalog = s.catalog ?? MapCatalog.bundled();
-    const name = options.map ?? DEFAULT_MAP;
-    if (typeof name !== "string" || !MAP_NAME.test(name)) {
-      throw new Refusal(`option "map" must be a map name (letters, digits, '_', '-'); available: ${catalog.names.join(", ")}`);
-    }
-    const map = catalog.get(name);
-    if (map === undefined) throw new Refusal(`unknown map ${echo(name)}; available: ${catalog.names.join(", ") || "none"}`);
+    const map = (s.catalog ?? MapCatalog.bundled()).forOption(options.map);
     this.maxClients = s.maxClients;
     this.maxMessagesPerSecond = s.maxMessagesPerSecond;
-    this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate, extraGuards: this.extraGuardsFor(options.guards, map.guards.length) });
+    this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate, extraGuards: extraGuardsFor(options.guards, map.guards.length, s.maxGuards) });
     this.spectators = new Spectators(s.spectatorToken);
     this.explored = new ExploredTiles(map);
     this.mirror = new StateMirror(this.sim, this.state, this.stats);
@@ -86,26 +77,17 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.state.map = map.name;
     void this.setMetadata({ map: map.name });
 
-    this.onMessage("respawn", (client, payload: unknown) => this.onRespawn(client, payload));
-    this.onMessage(SPECTATOR_MESSAGES.watch, (client, payload: unknown) => {
-      const error = this.spectators.watch(client.sessionId, payload);
-      if (error === undefined) return;
-      if (error.code === ERROR_CODES.messageInvalid) this.stats.messagesInvalid++;
-      this.hygiene.sendError(client, error.code, error.message);
-    });
-    // What arrives here as `type` is the client's (a message typed "*" puts its payload there): only `echo` renders it.
-    this.onMessage("*", (client, type) => {
-      this.stats.messagesUnknown++;
-      this.hygiene.sendError(client, ERROR_CODES.messageUnknown, `message type ${echo(type)} is not handled by this room; it accepts: ${CLIENT_MESSAGES.join(", ")} (movement goes through room.input())`);
-    });
+    registerMessages(this, this.sim, this.spectators, this.hygiene, this.stats);
 
     // The loop is our FixedStepClock rather than setFixedTimestep, so the input handshake learns the tick
     // rate here, and the patch rate (which the SDK's clock also reads) is one patch per step.
     this.inputs = this.defineInput(MoveInput, { ...INPUT_OPTIONS, tickRate: s.tickRate });
     this.patchRate = 1000 / s.tickRate;
-    this.loop = new FixedStepClock(1000 / s.tickRate, (firing) => this.onLoop(firing));
+    this.loop = new GameLoop(1000 / s.tickRate, () => this.step(), () => this.broadcastPatch(), (part, err) => {
+      const cause = err instanceof Error ? err : new Error(String(err));
+      this.onUncaughtException(new TimestepException(cause, `game loop ${part} threw: ${cause.message}`), "setFixedTimestep");
+    }, this.stats);
     this.loop.start();
-    this.stats.stepPhaseMs = this.loop.phaseMs;
   }
 
   override onJoin(client: Client, options: unknown = {}): void {
@@ -118,7 +100,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
       return;
     }
     const parsed = JoinOptions.safeParse(options ?? {});
-    if (!parsed.success) throw new Refusal(`invalid join options: ${issues(parsed.error, "options")}`);
+    if (!parsed.success) throw new Refusal(`invalid join options: ${describeIssues(parsed.error, "options")}`);
     let player;
     try {
       player = this.sim.addPlayer(sid, { spawn: parsed.data.spawn, team: parsed.data.team });
@@ -189,7 +171,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
 
   /** Sends the patch of a firing (counted and timed); Colyseus's own patch interval only moves the room clock. */
   override broadcastPatch(): boolean {
-    if (!this.patching) {
+    if (this.loop?.patching !== true) {
       // The patch rate must stay a number (the SDK learns it from the input handshake), so Colyseus keeps
       // calling this on its interval: the clock moves, the patch waits for the game loop.
       this.clock.tick();
@@ -206,29 +188,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
    * that pace themselves on the room (it does not use `setFixedTimestep`, so `waitForNextTimestep` does not apply).
    */
   afterNextLoop(): Promise<void> {
-    return new Promise((resolve) => this.loopWaiters.push(resolve));
-  }
-
-  /** One firing: the steps it owes, then one patch. A step that throws goes to `onUncaughtException` and the loop goes on. */
-  private onLoop(firing: Readonly<StepFiring>): void {
-    this.stats.stepsDropped += firing.dropped;
-    this.stats.stepPhaseMs = this.loop?.phaseMs ?? 0;
-    this.guarded("step", () => {
-      for (let i = 0; i < firing.steps; i++) this.step();
-    });
-    this.patching = true;
-    this.guarded("patch", () => this.broadcastPatch());
-    this.patching = false;
-    if (this.loopWaiters.length > 0) for (const resolve of this.loopWaiters.splice(0)) resolve();
-  }
-
-  private guarded(part: "step" | "patch", run: () => unknown): void {
-    try {
-      run();
-    } catch (err) {
-      const cause = err instanceof Error ? err : new Error(String(err));
-      this.onUncaughtException(new TimestepException(cause, `game loop ${part} threw: ${cause.message}`), "setFixedTimestep");
-    }
+    return this.loop?.afterNext() ?? Promise.resolve();
   }
 
   /** One fixed step. */
@@ -257,30 +217,6 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.stats.rays += result.vision.rays;
     this.stats.stalenessMax = result.vision.staleness.max;
     this.stats.recordTick(performance.now() - started, stepMs, cullMs);
-  }
-
-  /** The `guards` create option: the total wanted, from the map's own count up to `maxGuards` (default: the map's). */
-  private extraGuardsFor(guards: unknown, mapGuards: number): number {
-    if (guards === undefined) return 0;
-    const most = Math.max(this.settings.maxGuards ?? 0, mapGuards);
-    if (typeof guards !== "number" || !Number.isInteger(guards) || guards < mapGuards || guards > most) {
-      throw new Refusal(`option "guards" must be an integer from ${mapGuards} (the map's own guards) to ${most} (got ${echo(guards)})`);
-    }
-    return guards - mapGuards;
-  }
-
-  private onRespawn(client: Client, payload: unknown): void {
-    const parsed = RespawnMessage.safeParse(payload ?? {});
-    if (!parsed.success) {
-      this.stats.messagesInvalid++;
-      this.hygiene.sendError(client, ERROR_CODES.messageInvalid, `respawn: ${issues(parsed.error, "payload")}`);
-      return;
-    }
-    try {
-      this.sim.respawn(client.sessionId, parsed.data.spawn);
-    } catch (err) {
-      this.hygiene.sendError(client, ERROR_CODES.messageRefused, `respawn: ${(err as Error).message}`);
-    }
   }
 }
 

@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { loadMapsDir, type MapError, type StealthMap } from "../sim/tiledMap.js";
 
-/** The folder of maps shipped with the server (`server/maps`). */
+/** The folder of maps shipped with the server (`server/maps`). */import { echo, Refusal } from "./refusal.js";
+
 export const MAPS_DIR = fileURLToPath(new URL("../maps/", import.meta.url));
 
 /** What a map name may look like (the file name without `.tmj`): nothing that could walk a path. */
@@ -31,6 +32,20 @@ export class MapCatalog {
   add(map: StealthMap): this {
     this.maps.set(map.name, map);
     return this;
+  }
+
+  /**
+   * The map a room's `map` create option names (default {@link DEFAULT_MAP}). Throws a {@link Refusal}
+   * (answered to the client, bounded) for anything else.
+   */
+  forOption(option: unknown): StealthMap {
+    const name = option ?? DEFAULT_MAP;
+    if (typeof name !== "string" || !MAP_NAME.test(name)) {
+      throw new Refusal(`option "map" must be a map name (letters, digits, '_', '-'); available: ${this.names.join(", ")}`);
+    }
+    const map = this.get(name);
+    if (map === undefined) throw new Refusal(`unknown map ${echo(name)}; available: ${this.names.join(", ") || "none"}`);
+    return map;
   }
 
   get(name: string): StealthMap | undefined {

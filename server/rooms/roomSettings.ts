@@ -1,5 +1,6 @@
 import type { SimulationOptions } from "../sim/stealthSimulation.js";
 import type { MapCatalog } from "./mapCatalog.js";
+import { echo, Refusal } from "./refusal.js";
 import type { CullingOptions } from "./stealthViews.js";
 
 /** Server-side settings of a stealth room (clients cannot change them). */
@@ -57,3 +58,16 @@ export const DEFAULT_ROOM_SETTINGS: Readonly<StealthRoomSettings> = Object.freez
   culling: {},
   pingIntervalMs: 1000,
 });
+
+/**
+ * Guards to generate for the create option `guards` (the total wanted; default: the map's own). Refused
+ * unless an integer from the map's guard count up to `maxGuards`.
+ */
+export function extraGuardsFor(guards: unknown, mapGuards: number, maxGuards = 0): number {
+  if (guards === undefined) return 0;
+  const most = Math.max(maxGuards, mapGuards);
+  if (typeof guards !== "number" || !Number.isInteger(guards) || guards < mapGuards || guards > most) {
+    throw new Refusal(`option "guards" must be an integer from ${mapGuards} (the map's own guards) to ${most} (got ${echo(guards)})`);
+  }
+  return guards - mapGuards;
+}

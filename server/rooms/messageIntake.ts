@@ -1,0 +1,46 @@
+import type { Client, Room } from "@colyseus/core";
+import { CLIENT_MESSAGES, ERROR_CODES, RespawnMessage } from "../../shared/protocol.js";
+import { SPECTATOR_MESSAGES } from "../../shared/spectatorProtocol.js";
+import type { StealthSimulation } from "../sim/stealthSimulation.js";
+import type { FrameHygiene } from "./frameHygiene.js";
+import { echo } from "./refusal.js";
+import type { RoomStats } from "./roomStats.js";
+import type { Spectators } from "./spectators.js";
+
+/** zod issues as one line; `whole` names the value when an issue has no path. */
+export function describeIssues(e: { issues: { path: PropertyKey[]; message: string }[] }, whole: string): string {
+  return e.issues.map((i) => `${i.path.join(".") || whole}: ${i.message}`).join("; ");
+}
+
+/**
+ * The stealth room's client messages besides the input stream: `respawn`, the spectators' `watch`, and
+ * everything else, which is answered with an `error` naming what the room accepts. Each payload is
+ * validated before use; a bad one is counted and answered, never thrown.
+ */
+export function registerMessages(room: Room, sim: StealthSimulation, spectators: Spectators, hygiene: FrameHygiene, stats: RoomStats): void {
+  room.onMessage("respawn", (client: Client, payload: unknown) => {
+    const parsed = RespawnMessage.safeParse(payload ?? {});
+    if (!parsed.success) {
+      stats.messagesInvalid++;
+      hygiene.sendError(client, ERROR_CODES.messageInvalid, `respawn: ${describeIssues(parsed.error, "payload")}`);
+      return;
+    }
+    try {
+      sim.respawn(client.sessionId, parsed.data.spawn);
+    } catch (err) {
+      hygiene.sendError(client, ERROR_CODES.messageRefused, `respawn: ${(err as Error).message}`);
+    }
+  });
+  room.onMessage(SPECTATOR_MESSAGES.watch, (client: Client, payload: unknown) => {
+    const error = spectators.watch(client.sessionId, payload);
+    if (error === undefined) return;
+    if (error.code === ERROR_CODES.messageInvalid) stats.messagesInvalid++;
+    hygiene.sendError(client, error.code, error.message);
+  });
+  // What arrives here as `type` is the client's (a message typed "*" puts its payload there), so it is
+  // only ever rendered by `echo`, which calls none of its methods.
+  room.onMessage("*", (client: Client, type: unknown) => {
+    stats.messagesUnknown++;
+    hygiene.sendError(client, ERROR_CODES.messageUnknown, `message type ${echo(type)} is not handled by this room; it accepts: ${CLIENT_MESSAGES.join(", ")} (movement goes through room.input())`);
+  });
+}
