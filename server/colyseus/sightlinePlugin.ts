@@ -2,64 +2,14 @@ import { RoomPlugin, TimestepException, type Client, type Room } from "@colyseus
 import { StateView, type Schema } from "@colyseus/schema";
 import { ViewCulling, type AuditCounts, type CullingReport } from "../culling/index.js";
 import { fail, nonEmptyString, within } from "../../shared/validation/rangeChecks.js";
-import { CulledMessages, type MessageCounts } from "./culledMessages.js";
+import { CulledMessages } from "./culledMessages.js";
 import { EverythingInView } from "./everythingInView.js";
 import { LoopWatch } from "./loopWatch.js";
-import { RoundTrips, type RoundTripCounts } from "./roundTrips.js";
-import { checkPluginOptions, DEFAULT_SIGHTLINE_OPTIONS, readXY, type Position, type SightlineOptions } from "./sightlineOptions.js";
-
-/** How the culling sees one entity you declare with {@link SightlinePlugin.addEntity}. Meters. */
-export interface EntitySpec {
-  /** Body radius, meters, >= 0. @default 0 */
-  radius?: number;
-  /** Its side: entities of a client's team are always in that client's view. @default no team */
-  team?: string;
-  /** A player's character: it looks on behalf of its team and clients can play it. Needs a `team`. @default false */
-  character?: boolean;
-  /** How far it observes others (a guard, a turret), meters: whoever it can see has it in view. @default 0 */
-  sightRange?: number;
-}
-
-/** Options of {@link SightlinePlugin.sendToViewersOf}. */
-export interface CulledSendOptions {
-  /** Clients that must not get it (the sender, say). */
-  except?: Client | readonly Client[];
-  /**
-   * Seconds during which a client whose view gains the entity still gets the message, right after the
-   * patch that shows it the entity (a gunshot heard a moment ago). 0 drops it for those clients. In [0, 10].
-   * @default 0
-   */
-  catchUpSeconds?: number;
-}
-
-/** The plugin's counters since the room started, for a `/metrics` page. */
-export interface SightlineCounters {
-  /** Clients with a view the plugin keeps, and entities declared. */
-  clients: number;
-  entities: number;
-  /** Entities that entered and left views, over all clients. */
-  adds: number;
-  removes: number;
-  /** The largest adds + removes one client had in one update (view churn). */
-  churnMaxPerClient: number;
-  /** Updates run, and the last one's duration, ms. */
-  updates: number;
-  lastUpdateMs: number;
-  /** The truth audit's totals (all 0 when it is off): see `AuditCounts` in `sightline/culling`. */
-  audit: AuditCounts | null;
-  roundTrips: RoundTripCounts;
-  messages: MessageCounts;
-  /** Positions read as NaN or Infinity (each one reported through `onUncaughtException`). */
-  badPositions: number;
-}
-
-/** Everything the plugin needs to know about an entity. */
-interface EntityRecord {
-  readonly id: string;
-  readonly instance: Schema;
-  /** Its index in the plugin's dense arrays (for allocation-free updates). */
-  index: number;
-}
+import { EntityRegistry } from "./entityRegistry.js";
+import type { CulledSendOptions, EntitySpec, SightlineCounters } from "./pluginTypes.js";
+import { hookRoom } from "./roomHooks.js";
+import { RoundTrips } from "./roundTrips.js";
+import { checkPluginOptions, DEFAULT_SIGHTLINE_OPTIONS, readXY, type SightlineOptions } from "./sightlineOptions.js";
 
 /**
  * `sightline/colyseus`: anti-wallhack culling in your own Colyseus 0.18 room and schema. Each client's
@@ -95,11 +45,7 @@ export class SightlinePlugin extends RoomPlugin {
   private views: ViewCulling | EverythingInView | null = null;
   private manual = false;
   private ownerTag: number | undefined;
-  private position: (instance: Schema, out: Position) => void = readXY;
-  private readonly at: Position = { x: 0, y: 0 };
-  private readonly entities = new Map<string, EntityRecord>();
-  /** Dense copies of the entities, iterated every update. */
-  private readonly records: EntityRecord[] = [];
+  private readonly entities = new EntityRegistry(readXY);
   /** Each kept session's StateView and character. */
   private readonly stateViews = new Map<string, StateView>();
   private readonly characters = new Map<string, string>();
@@ -139,7 +85,7 @@ export class SightlinePlugin extends RoomPlugin {
       ? new EverythingInView(onAdd, onRemove)
       : new ViewCulling({ ...o, tickSeconds, maxSpeed: o.maxSpeed, onAdd, onRemove });
     this.ownerTag = o.ownerTag;
-    this.position = o.position ?? readXY;
+    this.entities.read = o.position ?? readXY;
     const watch = LoopWatch.shared();
     this.releaseWatch = watch.acquire();
     this.roundTrips = new RoundTrips(o.pingIntervalMs ?? DEFAULT_SIGHTLINE_OPTIONS.pingIntervalMs, this.views instanceof ViewCulling ? this.views.maxRoundTripMs : 0, (id) => room.clients.getById(id), (from, to) => watch.blockedWithin(from, to), o.roundTrip);
@@ -148,28 +94,9 @@ export class SightlinePlugin extends RoomPlugin {
       holds: (sessionId, id) => this.views!.has(sessionId, id),
       clientOf: (sessionId) => room.clients.getById(sessionId),
     });
-    // Views are decided and messages resolved just before each patch, after the room's own hook.
-    const own = room.onBeforePatch;
-    room.onBeforePatch = (state) => {
-      if (own !== undefined) void own.call(room, state);
-      this.beforePatch();
-    };
-    // Leave and dispose are hooked on the room itself rather than declared as plugin hooks: Colyseus
-    // 0.18 binds a room's hooks before it installs its plugins' on the first room of a class that defines
-    // `onUncaughtException`, so that room would never call them.
-    const hooks = room as unknown as { onLeave?: (client: Client, code?: number) => unknown; onDispose?: () => unknown };
-    const leave = hooks.onLeave;
-    // Before the room's own onLeave: the client stops following its character before the room removes it.
-    hooks.onLeave = (client: Client, code?: number) => {
-      this.release(client.sessionId);
-      return leave?.call(room, client, code);
-    };
-    const dispose = hooks.onDispose;
-    hooks.onDispose = () => {
-      const result = dispose?.call(room);
-      this.stop();
-      return result;
-    };
+    // Views are decided and messages resolved just before each patch; a leaving client is released
+    // before the room's own onLeave, so the room may remove its character there.
+    hookRoom(room, { beforePatch: () => this.beforePatch(), leave: (client) => this.release(client.sessionId), dispose: () => this.stop() });
   }
 
   /** Whether culling is on (false: every view holds everything). */
@@ -202,15 +129,14 @@ export class SightlinePlugin extends RoomPlugin {
     nonEmptyString("SightlinePlugin.addEntity id", id);
     if (typeof instance !== "object" || instance === null) fail("SightlinePlugin.addEntity instance", "must be the entity's schema instance", instance);
     if (this.entities.has(id)) fail("SightlinePlugin.addEntity id", "is already an entity", id);
-    this.position(instance, this.at);
-    const record: EntityRecord = { id, instance, index: this.records.length };
+    const at = this.entities.at;
+    this.entities.read(instance, at);
     // Registered first: with culling off, views gain it during addEntity.
-    this.entities.set(id, record);
-    this.records.push(record);
+    const record = this.entities.add(id, instance);
     try {
-      views.addEntity(id, { ...spec, x: this.at.x, y: this.at.y });
+      views.addEntity(id, { ...spec, x: at.x, y: at.y });
     } catch (err) {
-      this.forget(record);
+      this.entities.remove(record);
       throw err;
     }
   }
@@ -228,7 +154,7 @@ export class SightlinePlugin extends RoomPlugin {
     const record = this.entities.get(id);
     if (record === undefined) return;
     this.started().removeEntity(id);
-    this.forget(record);
+    this.entities.remove(record);
     this.router!.dropEntity(id);
   }
 
@@ -322,17 +248,9 @@ export class SightlinePlugin extends RoomPlugin {
   update(): Readonly<CullingReport> {
     const views = this.started();
     const started = performance.now();
-    let bad: EntityRecord | undefined;
-    const at = this.at;
-    for (let i = 0; i < this.records.length; i++) {
-      const r = this.records[i]!;
-      this.position(r.instance, at);
-      if (Number.isFinite(at.x) && Number.isFinite(at.y)) views.moveEntity(r.id, at.x, at.y);
-      else {
-        this.counts.badPositions++;
-        bad ??= r;
-      }
-    }
+    const moved = this.entities.moveAll(views);
+    const bad = moved.bad;
+    this.counts.badPositions += moved.count;
     this.roundTrips!.apply(this.stateViews.keys(), views);
     const report = views.update();
     const c = this.counts;
@@ -340,7 +258,8 @@ export class SightlinePlugin extends RoomPlugin {
     c.lastUpdateMs = performance.now() - started;
     if (report.maxPerClient > c.churnMaxPerClient) c.churnMaxPerClient = report.maxPerClient;
     if (bad !== undefined) {
-      this.position(bad.instance, at);
+      const at = this.entities.at;
+      this.entities.read(bad.instance, at);
       fail(`SightlinePlugin entity ${JSON.stringify(bad.id)} position`, "must be finite numbers of meters; it keeps its last position", Number.isFinite(at.x) ? at.y : at.x);
     }
     return report;
@@ -352,7 +271,7 @@ export class SightlinePlugin extends RoomPlugin {
     const totals = views?.totals ?? { adds: 0, removes: 0 };
     return {
       clients: this.stateViews.size,
-      entities: this.records.length,
+      entities: this.entities.size,
       adds: totals.adds,
       removes: totals.removes,
       churnMaxPerClient: this.counts.churnMaxPerClient,
@@ -409,15 +328,6 @@ export class SightlinePlugin extends RoomPlugin {
   private left(sessionId: string, id: string): void {
     const record = this.entities.get(id);
     if (record !== undefined) this.stateViews.get(sessionId)?.remove(record.instance);
-  }
-
-  private forget(record: EntityRecord): void {
-    this.entities.delete(record.id);
-    const last = this.records.pop()!;
-    if (last !== record) {
-      this.records[record.index] = last;
-      last.index = record.index;
-    }
   }
 }
 

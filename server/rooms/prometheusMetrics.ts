@@ -50,6 +50,9 @@ export class PrometheusMetrics {
     c("sightline_room_error_disconnects_total", "Clients closed by the server with an error (4002).", room);
     c("sightline_room_exceptions_total", "Exceptions caught by onUncaughtException (the room kept running).", room);
     g("sightline_room_round_trip_seconds", "Round trips from the server's WebSocket pings, over clients, by quantile (0.5, 1 = max).", quantile);
+    g("sightline_room_round_trip_clients", "Clients by how their round trip is known: measured, or capped (no pong yet, or no ping on the transport: counted at maxRoundTripMs).", ["room", "source"]);
+    g("sightline_room_view_churn_max", "The largest adds + removes one client's view had in one update.", room);
+    c("sightline_room_culled_messages_total", "Messages about entities, by outcome: sent (deliveries), withheld (a client whose view lacked the entity), caught_up (of sent, delivered when the entity entered the view later).", ["room", "outcome"]);
   }
 
   /** Reads every figure now and renders the text exposition. */
@@ -118,6 +121,13 @@ export class PrometheusMetrics {
       this.counter("sightline_room_exceptions_total", s.exceptions, room);
       this.gauge("sightline_room_round_trip_seconds", s.roundTripMs.p50 / 1000, { ...room, quantile: "0.5" });
       this.gauge("sightline_room_round_trip_seconds", s.roundTripMs.max / 1000, { ...room, quantile: "1" });
+      const sightline = r.culling.counters;
+      this.gauge("sightline_room_round_trip_clients", sightline.roundTrips.measured, { ...room, source: "measured" });
+      this.gauge("sightline_room_round_trip_clients", sightline.roundTrips.capped, { ...room, source: "capped" });
+      this.gauge("sightline_room_view_churn_max", sightline.churnMaxPerClient, room);
+      this.counter("sightline_room_culled_messages_total", sightline.messages.sent, { ...room, outcome: "sent" });
+      this.counter("sightline_room_culled_messages_total", sightline.messages.withheld, { ...room, outcome: "withheld" });
+      this.counter("sightline_room_culled_messages_total", sightline.messages.caughtUp, { ...room, outcome: "caught_up" });
     }
     return this.registry.metrics();
   }

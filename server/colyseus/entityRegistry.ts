@@ -1,0 +1,82 @@
+import type { Schema } from "@colyseus/schema";
+import type { Position } from "./sightlineOptions.js";
+
+/** An entity the plugin culls. @internal */
+export interface EntityRecord {
+  readonly id: string;
+  readonly instance: Schema;
+  /** Its index in the dense array (for allocation-free updates). */
+  index: number;
+}
+
+/** Where entities are moved to. @internal */
+export interface EntityMover {
+  moveEntity(id: string, x: number, y: number): void;
+}
+
+/**
+ * The entities a room declared, by id and as a dense array walked at every update, with the reader of
+ * their positions. Removal swaps the last record into the gap, so the walk never allocates.
+ * @internal
+ */
+export class EntityRegistry {
+  private readonly byId = new Map<string, EntityRecord>();
+  private readonly records: EntityRecord[] = [];
+  /** Reused by every position read. */
+  readonly at: Position = { x: 0, y: 0 };
+
+  constructor(public read: (instance: Schema, out: Position) => void) {}
+
+  get size(): number {
+    return this.records.length;
+  }
+
+  get(id: string): EntityRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  add(id: string, instance: Schema): EntityRecord {
+    const record: EntityRecord = { id, instance, index: this.records.length };
+    this.byId.set(id, record);
+    this.records.push(record);
+    return record;
+  }
+
+  remove(record: EntityRecord): void {
+    this.byId.delete(record.id);
+    const last = this.records.pop()!;
+    if (last !== record) {
+      this.records[record.index] = last;
+      last.index = record.index;
+    }
+  }
+
+  /** Reads every position into `to`; returns the first entity whose position was not finite (it stays where it was), and how many were not. */
+  moveAll(to: EntityMover): { bad: EntityRecord | undefined; count: number } {
+    const at = this.at;
+    let bad: EntityRecord | undefined;
+    let count = 0;
+    for (let i = 0; i < this.records.length; i++) {
+      const r = this.records[i]!;
+      this.read(r.instance, at);
+      if (Number.isFinite(at.x) && Number.isFinite(at.y)) to.moveEntity(r.id, at.x, at.y);
+      else {
+        count++;
+        bad ??= r;
+      }
+    }
+    return this.result(bad, count);
+  }
+
+  private readonly outcome: { bad: EntityRecord | undefined; count: number } = { bad: undefined, count: 0 };
+
+  private result(bad: EntityRecord | undefined, count: number): { bad: EntityRecord | undefined; count: number } {
+    this.outcome.bad = bad;
+    this.outcome.count = count;
+    return this.outcome;
+  }
+}

@@ -1,0 +1,49 @@
+import type { Client } from "@colyseus/core";
+import type { AuditCounts } from "../culling/index.js";
+import type { MessageCounts } from "./culledMessages.js";
+import type { RoundTripCounts } from "./roundTrips.js";
+
+/** How the culling sees one entity you declare with `SightlinePlugin.addEntity`. Meters. */
+export interface EntitySpec {
+  /** Body radius, meters, >= 0. @default 0 */
+  radius?: number;
+  /** Its side: entities of a client's team are always in that client's view. @default no team */
+  team?: string;
+  /** A player's character: it looks on behalf of its team and clients can play it. Needs a `team`. @default false */
+  character?: boolean;
+  /** How far it observes others (a guard, a turret), meters: whoever it can see has it in view. @default 0 */
+  sightRange?: number;
+}
+
+/** Options of `SightlinePlugin.sendToViewersOf`. */
+export interface CulledSendOptions {
+  /** Clients that must not get it (the sender, say). */
+  except?: Client | readonly Client[];
+  /**
+   * Seconds during which a client whose view gains the entity still gets the message, right after the
+   * patch that shows it the entity (a gunshot heard a moment ago). 0 drops it for those clients. In [0, 10].
+   * @default 0
+   */
+  catchUpSeconds?: number;
+}
+
+/** The plugin's counters since the room started, for a `/metrics` page. */
+export interface SightlineCounters {
+  /** Clients with a view the plugin keeps, and entities declared. */
+  clients: number;
+  entities: number;
+  /** Entities that entered and left views, over all clients. */
+  adds: number;
+  removes: number;
+  /** The largest adds + removes one client had in one update (view churn). */
+  churnMaxPerClient: number;
+  /** Updates run, and the last one's duration, ms. */
+  updates: number;
+  lastUpdateMs: number;
+  /** The truth audit's totals (all 0 when it is off): see `AuditCounts` in `sightline/culling`. */
+  audit: AuditCounts | null;
+  roundTrips: RoundTripCounts;
+  messages: MessageCounts;
+  /** Positions read as NaN or Infinity (each one reported through `onUncaughtException`). */
+  badPositions: number;
+}
