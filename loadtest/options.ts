@@ -39,6 +39,11 @@ export interface LoadTestOptions {
   /** With `local`: the server's culling (`CULLING`) and the share of clients it audits (`CULLING_AUDIT`). */
   culling: "on" | "off";
   audit: number;
+  /**
+   * Hold the run to the capacity targets (patch rate >= 19 per room, event-loop lag p99 <= 25 ms, live
+   * heap growth < 10%): a miss fails it. Off, the figures are printed without targets.
+   */
+  targets: boolean;
 }
 
 /** A flag the user got wrong: the CLI prints it with the usage and exits with 2. */
@@ -68,9 +73,12 @@ export const USAGE = `usage: npm run loadtest -- [flags]          (against a run
   --no-server-stats      do not poll GET /stats (for a server that does not serve it)
   --culling on|off       with --local: the server's culling (off: every view holds everything)
   --audit <f>            with --local: share of clients the culling audit checks, 0..1 (default 0.1)
+  --targets              fail the run when a capacity target is missed (patch rate >= 19 per room,
+                         event-loop lag p99 <= 25 ms, live heap growth < 10%); the capacity and soak
+                         scripts set it
   -h, --help             this text
 
-Exit status: 0 ok; 1 connection failures, errors, or leaks/pop-ins/misses; 2 bad flags.`;
+Exit status: 0 ok; 1 connection failures, errors, leaks/pop-ins/misses, or (with --targets) a missed target; 2 bad flags.`;
 
 const FLAGS = {
   endpoint: { type: "string" },
@@ -93,6 +101,7 @@ const FLAGS = {
   "no-server-stats": { type: "boolean" },
   culling: { type: "string" },
   audit: { type: "string" },
+  targets: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -157,6 +166,7 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
     serverStats: values["no-server-stats"] !== true,
     culling,
     audit: fraction(values.audit, "--audit", 0.1),
+    targets: values.targets === true,
   };
 }
 

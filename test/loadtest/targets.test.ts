@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { missedTargets } from "../../loadtest/summary.js";
+import { parseLoadTestArgs } from "../../loadtest/options.js";
+
+const figures = (patchMin: number, lagP99: number, heap: number | null) => ({
+  patchRatePerRoom: { min: patchMin, p50: patchMin },
+  loopLagMs: { p99: lagP99, worstWindowP99: lagP99, p99Median: lagP99, max: lagP99, windows: 10 },
+  heapGrowthPercent: heap,
+});
+
+describe("load-test targets", () => {
+  it("a run held to the targets fails on each one it misses, named with its figure", () => {
+    expect(missedTargets(figures(19.8, 14, 1.5) as never)).toEqual([]);
+    const missed = missedTargets(figures(16.05, 156.33, 12) as never);
+    expect(missed).toHaveLength(3);
+    expect(missed[0]).toContain("patch rate 16.05 per s");
+    expect(missed[1]).toContain("event-loop lag p99 156.33 ms (target <= 25)");
+    expect(missed[2]).toContain("live heap growth 12%");
+    // Too few major GCs to judge the heap: not a miss.
+    expect(missedTargets(figures(19.5, 20, null) as never)).toEqual([]);
+  });
+
+  it("only the runs that ask for it are held to the targets", () => {
+    const base = ["--local", "--clients", "4"];
+    expect((parseLoadTestArgs(base) as { targets: boolean }).targets).toBe(false);
+    expect((parseLoadTestArgs([...base, "--targets"]) as { targets: boolean }).targets).toBe(true);
+  });
+});
