@@ -63,9 +63,21 @@ export class LoopWatch {
     };
   }
 
-  /** Milliseconds the loop was seen blocked within [fromMs, toMs] (on `performance.now`'s clock). */
+  /**
+   * Milliseconds the loop was blocked within [fromMs, toMs] (on `performance.now`'s clock), the stall in
+   * progress included: after a stall, Node may run I/O (a pong) before this watch's overdue timer, so a
+   * timer that is late now counts as blocked from its due time, though it has not fired yet.
+   */
   blockedWithin(fromMs: number, toMs: number): number {
-    return this.stalls.blockedWithin(fromMs, toMs);
+    let blocked = this.stalls.blockedWithin(fromMs, toMs);
+    if (this.users > 0) {
+      const now = this.now();
+      if (now - this.due > this.thresholdMs) {
+        const overlap = Math.min(toMs, now) - Math.max(fromMs, this.due);
+        if (overlap > 0) blocked += overlap;
+      }
+    }
+    return blocked;
   }
 
   private schedule(): void {

@@ -1,6 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { LoopStalls } from "../../server/colyseus/loopStalls.js";
+import { LoopWatch, type WatchTimers } from "../../server/colyseus/loopWatch.js";
 import { RoundTripProbe, type PingableSocket } from "../../server/colyseus/roundTripProbe.js";
+
+/** Timers the test fires by hand. */
+class ManualTimers implements WatchTimers {
+  pending: (() => void) | null = null;
+  setTimeout(callback: () => void): unknown {
+    this.pending = callback;
+    return 1;
+  }
+  clearTimeout(): void {
+    this.pending = null;
+  }
+  fire(): void {
+    const run = this.pending;
+    this.pending = null;
+    run?.();
+  }
+}
 
 /** A socket that answers pings when told to, on a clock the test moves. */
 class FakeSocket implements PingableSocket {
@@ -87,5 +105,37 @@ describe("round trips across the server's own stalls", () => {
     expect(probe.estimate("c")).toBeCloseTo(100, 6); // 1050 .. 1100 and the gap before the late firing
     now = 1630;
     expect(probe.estimate("c")).toBeCloseTo(130, 6); // a ping that is truly late still raises it
+  });
+
+  it("a pong read right after a stall, before the loop watch's overdue timer has fired, is discounted by the stall in progress", () => {
+    let now = 0;
+    const timers = new ManualTimers();
+    const watch = new LoopWatch(20, 4, () => now, timers);
+    const release = watch.acquire(); // due at 20
+    const probe = new RoundTripProbe(4, () => now, (a, b) => watch.blockedWithin(a, b));
+    const socket = new FakeSocket();
+    now = 10;
+    probe.watch("c", socket); // pings at t = 10; the loop then blocks until 510
+    now = 510;
+    // Node reads the pong before the watch's timer (due at 20) gets to run.
+    socket.pong();
+    expect(probe.estimate("c")!).toBeLessThanOrEqual(10 + 1e-9); // 10 ms of network at most, not 500
+    timers.fire(); // the timer now records the stall for good
+    expect(watch.blockedWithin(0, 600)).toBeCloseTo(490, 6);
+    expect(probe.estimate("c")!).toBeLessThanOrEqual(10 + 1e-9);
+    release();
+    expect(timers.pending).toBeNull();
+  });
+
+  it("the loop watch records no stall for timer jitter under its threshold", () => {
+    let now = 0;
+    const timers = new ManualTimers();
+    const watch = new LoopWatch(20, 4, () => now, timers);
+    watch.acquire();
+    for (let k = 1; k <= 10; k++) {
+      now = k * 20 + 3; // 3 ms late each time
+      timers.fire();
+    }
+    expect(watch.blockedWithin(0, 1000)).toBe(0);
   });
 });
