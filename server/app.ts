@@ -2,9 +2,11 @@ import { basicAuth, defineRoom, defineServer } from "@colyseus/core";
 import { monitor } from "@colyseus/monitor";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { readFile } from "node:fs/promises";
+import { FrontDoorServer, outsideRequest, requestAddress } from "./frontDoor.js";
 import { join } from "node:path";
 import { publicMapJson } from "./sim/publicMap.js";
 import { MAP_NAME, MAPS_DIR, MapCatalog } from "./rooms/mapCatalog.js";
+import { CreateLimits } from "./rooms/createLimits.js";
 import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/StealthRoom.js";
 import { PrometheusMetrics } from "./rooms/prometheusMetrics.js";
 import { localStealthRooms, processFigures, processHeapAfterGc, processLoopLag, roomFigures } from "./rooms/serverFigures.js";
@@ -17,6 +19,14 @@ export interface StealthServerOptions {
   room?: Partial<StealthRoomSettings>;
   /** Largest WebSocket frame a client may send, bytes; bigger ones close the socket with 1009. Default 4096. */
   maxPayload?: number;
+  /** Rooms this process holds at most; a create beyond it gets 503 (see `CreateLimits`). Default 64. */
+  maxRooms?: number;
+  /** Room creates per client address per minute; beyond it a create gets 429 (see `CreateLimits`). Default 10. */
+  createsPerAddressPerMinute?: number;
+  /** Reverse proxies in front whose `X-Forwarded-For` entry names the client (see `FrontDoorServer`). Default 0. */
+  trustProxyHops?: number;
+  /** Largest HTTP request body (matchmaking options), bytes; larger gets 413 (see `FrontDoorServer`). Default 4096. */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -28,15 +38,19 @@ export interface StealthServerOptions {
  * - `GET /metrics`: the same figures in the Prometheus text format (see `PrometheusMetrics`).
  * - `/monitor`: @colyseus/monitor behind basic auth, only when `monitorAuth` is given.
  * - `GET /`: the live viewer page (`server/viewer/`), its script bundled by esbuild when the server starts.
+ * Room creation is capped per process and per client address (`CreateLimits`), and request bodies are
+ * capped before Colyseus reads them (`FrontDoorServer`).
  */
 export function createStealthServer(options: StealthServerOptions = {}) {
-  const roomClass = options.room === undefined ? StealthRoom : stealthRoomWith(options.room);
+  const limits = new CreateLimits({ maxRooms: options.maxRooms, createsPerAddressPerMinute: options.createsPerAddressPerMinute });
+  const http = new FrontDoorServer({ trustProxyHops: options.trustProxyHops, maxBodyBytes: options.maxBodyBytes });
+  const roomClass = limitedRooms(options.room === undefined ? StealthRoom : stealthRoomWith(options.room), limits);
   const monitorUsers = parseBasicAuth(options.monitorAuth);
   const metrics = new PrometheusMetrics();
   processLoopLag(); // from the start, not from the first request: lag before it counts too
   processHeapAfterGc();
   return defineServer({
-    transport: new WebSocketTransport({ maxPayload: options.maxPayload ?? 4096 }),
+    transport: new WebSocketTransport({ server: http, maxPayload: options.maxPayload ?? 4096 }),
     greet: false,
     rooms: { stealth: defineRoom(roomClass) },
     express: (app) => {
@@ -54,7 +68,7 @@ export function createStealthServer(options: StealthServerOptions = {}) {
       });
       app.get("/stats", async (_req, res) => {
         const rooms = (await localStealthRooms()).map(roomFigures);
-        res.json({ ...processFigures(), rooms });
+        res.json({ ...processFigures(), creates: limits.figures(), rooms });
       });
       app.get("/metrics", async (_req, res) => {
         res.type(metrics.contentType).send(await metrics.render());
@@ -62,6 +76,30 @@ export function createStealthServer(options: StealthServerOptions = {}) {
       if (monitorUsers !== undefined) app.use("/monitor", monitor({ use: [basicAuth({ users: monitorUsers, realm: "stealth monitor" })] }));
     },
   });
+}
+
+/**
+ * `base` with room creation going through `limits`: admitted (or refused with a `CreateRefusal`, which the
+ * client receives as the HTTP status and message of its create) before the room builds anything, and
+ * released when it is disposed, including after a failed `onCreate`.
+ */
+function limitedRooms(base: typeof StealthRoom, limits: CreateLimits): typeof StealthRoom {
+  return class LimitedStealthRoom extends base {
+    override onCreate(options?: Parameters<StealthRoom["onCreate"]>[0]): void {
+      limits.admit(this, requestAddress());
+      try {
+        outsideRequest(() => super.onCreate(options));
+      } catch (err) {
+        limits.release(this);
+        throw err;
+      }
+    }
+
+    override onDispose(): void {
+      limits.release(this);
+      super.onDispose();
+    }
+  };
 }
 
 /** `user:password` into basic-auth users; throws on a malformed value so a typo never leaves the monitor open. */

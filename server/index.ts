@@ -11,7 +11,10 @@ import { MIN_SPECTATOR_TOKEN } from "./rooms/spectators.js";
  *   fraction in (0, 1) audits that share of the clients (e.g. `0.1` for load tests);
  * - `CULLING=off` turns culling off: every client's view holds everything (the load-test baseline);
  * - `SPECTATOR_TOKEN=<token>` turns spectator mode on: the viewer page opened with `?spectate=<token>` (or
- *   any client joining with `{ spectate: token }`) sees every entity and the sight rays (off when unset).
+ *   any client joining with `{ spectate: token }`) sees every entity and the sight rays (off when unset);
+ * - `MAX_ROOMS` (default 64): rooms this process holds at most, whoever creates them;
+ * - `MAX_CREATES_PER_MINUTE` (default 10): room creates one client address may make per minute;
+ * - `TRUST_PROXY_HOPS` (default 0): reverse proxies in front whose `X-Forwarded-For` names the client.
  * SIGINT / SIGTERM shut down gracefully (clients are told, rooms disposed).
  */
 const host = process.env.HOST ?? "127.0.0.1";
@@ -47,6 +50,9 @@ if (!(Number.isInteger(maxGuards) && maxGuards >= 0 && maxGuards <= 1024)) {
   console.error(`MAX_GUARDS must be an integer in 0..1024 (got ${JSON.stringify(process.env.MAX_GUARDS)})`);
   process.exit(2);
 }
+const maxRooms = integerFromEnv("MAX_ROOMS", 64, 1, 100_000);
+const createsPerAddressPerMinute = integerFromEnv("MAX_CREATES_PER_MINUTE", 10, 1, 100_000);
+const trustProxyHops = integerFromEnv("TRUST_PROXY_HOPS", 0, 0, 16);
 const room = {
   ...(reconnect !== undefined ? { reconnectSeconds: reconnect } : {}),
   ...(spectatorToken !== "" ? { spectatorToken } : {}),
@@ -60,6 +66,9 @@ try {
   server = createStealthServer({
     monitorAuth: process.env.MONITOR_AUTH,
     room,
+    maxRooms,
+    createsPerAddressPerMinute,
+    trustProxyHops,
   });
 } catch (err) {
   console.error((err as Error).message);
@@ -78,6 +87,18 @@ const actualPort = typeof address === "object" && address !== null && "port" in 
 console.log(`stealth server listening on http://${host}:${actualPort} (node ${process.version})`);
 console.log(`  maps: ${catalog.names.join(", ") || "none"}${catalog.errors.length > 0 ? ` (${catalog.errors.length} failed to load, see above)` : ""}`);
 console.log(`  join: new Client("ws://${host}:${actualPort}").joinOrCreate("stealth", { spawn: "A" })`);
+console.log(`  limits: ${maxRooms} rooms, ${createsPerAddressPerMinute} creates per client address per minute${trustProxyHops > 0 ? ` (client address from X-Forwarded-For, ${trustProxyHops} trusted prox${trustProxyHops === 1 ? "y" : "ies"})` : ""}`);
 console.log(`  viewer: http://${host}:${actualPort}/${spectatorToken !== "" ? `   spectate: http://${host}:${actualPort}/?spectate=<SPECTATOR_TOKEN>` : ""}`);
 console.log(`  stats: http://${host}:${actualPort}/stats${process.env.MONITOR_AUTH ? `   monitor: http://${host}:${actualPort}/monitor/` : ""}`);
 server.onShutdown(() => console.log("stealth server stopped"));
+
+/** An integer environment variable in min..max, `fallback` when unset or empty; exits with a message otherwise. */
+function integerFromEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw.trim() === "" ? fallback : Number(raw);
+  if (!(Number.isInteger(value) && value >= min && value <= max)) {
+    console.error(`${name} must be an integer in ${min}..${max} (got ${JSON.stringify(raw)})`);
+    process.exit(2);
+  }
+  return value;
+}

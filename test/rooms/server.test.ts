@@ -45,8 +45,10 @@ describe("npm start", () => {
     expect(objects.some((o) => o.type === "wall" || o.type === "spawn")).toBe(true);
     expect(objects.filter((o) => o.type === "guard" || o.type === "camera" || o.polyline !== undefined)).toEqual([]);
     expect((await fetch(`${url}/maps/..%2Fpackage.json`)).status).toBe(404);
-    const stats = (await (await fetch(`${url}/stats`)).json()) as { rooms: unknown[] };
+    const stats = (await (await fetch(`${url}/stats`)).json()) as { rooms: unknown[]; creates: unknown };
     expect(stats.rooms).toEqual([]);
+    expect(stats.creates).toMatchObject({ rooms: 0, maxRooms: 64, createsPerAddressPerMinute: 10 });
+    expect(output()).toMatch(/limits: 64 rooms, 10 creates per client address per minute/);
     expect((await fetch(`${url}/monitor/`)).status).toBe(404); // off without MONITOR_AUTH
     child.kill("SIGTERM");
     expect(await exited(child)).toBe(0);
@@ -63,8 +65,10 @@ describe("npm start", () => {
     expect(right.status).toBe(200);
   });
 
-  it("refuses to start on a malformed MONITOR_AUTH or PORT, with a message", async () => {
+  it("refuses to start on a malformed MONITOR_AUTH, PORT, MAX_ROOMS or MAX_CREATES_PER_MINUTE, with a message", async () => {
     await expect(start({ MONITOR_AUTH: "nopassword" })).rejects.toThrow(/MONITOR_AUTH must be user:password/);
     await expect(start({ PORT: "http" })).rejects.toThrow(/PORT must be an integer/);
+    await expect(start({ MAX_ROOMS: "0" })).rejects.toThrow(/MAX_ROOMS must be an integer in 1\.\.100000 \(got "0"\)/);
+    await expect(start({ MAX_CREATES_PER_MINUTE: "ten" })).rejects.toThrow(/MAX_CREATES_PER_MINUTE must be an integer/);
   });
 });

@@ -1,0 +1,118 @@
+import { matchMaker } from "@colyseus/core";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Server as HttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+
+/** Defaults of {@link FrontDoorServer}. */
+export const DEFAULT_FRONT_DOOR = Object.freeze({
+  trustProxyHops: 0,
+  maxBodyBytes: 4096,
+});
+
+export interface FrontDoorOptions {
+  /**
+   * Reverse proxies in front of this server that append the address they saw to `X-Forwarded-For`. With
+   * 0, a request's client address is the socket's peer and every forwarding header is ignored, since any
+   * client can write one. With n, it is the n-th entry from the end of `X-Forwarded-For` (what the
+   * outermost trusted proxy saw), or the peer when the header has fewer entries.
+   * @default 0
+   */
+  trustProxyHops?: number;
+  /**
+   * Largest request body, bytes. The bodies this server takes are matchmaking options (a few short strings
+   * and numbers) and small monitor calls; Colyseus itself reads a matchmaking body of any size into memory
+   * and keeps the options of each seat reservation until it is used or expires. A larger body is answered
+   * with 413 and discarded unparsed, a body without `Content-Length` (chunked) with 411.
+   * @default 4096
+   */
+  maxBodyBytes?: number;
+}
+
+const addresses = new AsyncLocalStorage<string>();
+
+/**
+ * The client address of the HTTP request being handled, for code Colyseus calls deep inside matchmaking
+ * (a room's `onCreate`); undefined outside a request (a room the server creates itself, a test).
+ * Colyseus's own `context.ip` cannot serve: it comes from forwarding headers any client can set, and is
+ * undefined without them.
+ *
+ * It follows the request through awaits and the timers it sets (an `AsyncLocalStorage`), not through
+ * event listeners, which run in the context of whoever emits. Colyseus 0.18's router awaits the body, so
+ * `onCreate` sees it; `test/rooms/roomCreation.test.ts` would notice if that changed.
+ */
+export function requestAddress(): string | undefined {
+  return addresses.getStore();
+}
+
+/**
+ * Runs `fn` outside any request, so what it schedules (a room's game loop started in `onCreate`) does not
+ * carry the address of the request that happened to create it.
+ */
+export function outsideRequest<T>(fn: () => T): T {
+  return addresses.exit(fn);
+}
+
+/**
+ * The HTTP server under the WebSocket transport (`new WebSocketTransport({ server })`). Before any
+ * listener sees a request (Colyseus puts its matchmaking router first, ahead of express) it refuses a
+ * body over {@link FrontDoorOptions.maxBodyBytes}, and runs the listeners with the
+ * request's client address available through {@link requestAddress}.
+ */
+export class FrontDoorServer extends HttpServer {
+  readonly trustProxyHops: number;
+  readonly maxBodyBytes: number;
+
+  constructor(options: FrontDoorOptions = {}) {
+    super();
+    this.trustProxyHops = integerIn("trustProxyHops", options.trustProxyHops ?? DEFAULT_FRONT_DOOR.trustProxyHops, 0, 16);
+    this.maxBodyBytes = integerIn("maxBodyBytes", options.maxBodyBytes ?? DEFAULT_FRONT_DOOR.maxBodyBytes, 2, 64 * 1024 * 1024);
+  }
+
+  override emit(event: string | symbol, ...args: any[]): boolean {
+    if (event !== "request") return super.emit(event as string, ...args); // http.Server types emit with string events only
+    const req = args[0] as IncomingMessage;
+    const res = args[1] as ServerResponse;
+    if (this.refusedBody(req, res)) return true;
+    return addresses.run(this.clientAddress(req), () => super.emit("request", req, res));
+  }
+
+  /** The address limits apply to (see {@link FrontDoorOptions.trustProxyHops}). */
+  clientAddress(req: IncomingMessage): string {
+    const peer = req.socket.remoteAddress ?? "unknown";
+    if (this.trustProxyHops === 0) return peer;
+    const header = req.headers["x-forwarded-for"];
+    const hops = (Array.isArray(header) ? header.join(",") : header ?? "").split(",");
+    const entry = hops.length >= this.trustProxyHops ? hops[hops.length - this.trustProxyHops]!.trim() : "";
+    return entry === "" ? peer : entry;
+  }
+
+  /** Answers 411 or 413 (with the CORS headers Colyseus would send) when the body is not acceptable. */
+  private refusedBody(req: IncomingMessage, res: ServerResponse): boolean {
+    const declared = req.headers["content-length"];
+    let status: number;
+    let error: string;
+    if (declared === undefined) {
+      if (req.headers["transfer-encoding"] === undefined) return false; // no body at all
+      status = 411;
+      error = "requests with a body must declare its Content-Length";
+    } else if (Number(declared) > this.maxBodyBytes) {
+      status = 413;
+      error = `request bodies (matchmaking options) must be at most ${this.maxBodyBytes} bytes`;
+    } else {
+      return false;
+    }
+    const body = JSON.stringify({ code: status, error });
+    const cors = { ...matchMaker.controller.DEFAULT_CORS_HEADERS, ...matchMaker.controller.getCorsHeaders(new Headers(req.headers as Record<string, string>)) };
+    // The body is left unread: once the answer is sent, Node discards what follows of it without parsing
+    // it, and the connection stays usable (closing it instead could reset it before the client reads this).
+    res.writeHead(status, { ...cors, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    res.end(body);
+    return true;
+  }
+}
+
+function integerIn(field: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${field} must be an integer in ${min}..${max} (got ${typeof value === "number" ? value : typeof value})`);
+  }
+  return value;
+}
