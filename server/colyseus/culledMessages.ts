@@ -1,4 +1,6 @@
 import { getMessageBytes, Protocol, type Client, type ISendOptions } from "@colyseus/core";
+import { fail, within } from "../../shared/validation/rangeChecks.js";
+import type { CulledSendOptions } from "./pluginTypes.js";
 
 const AFTER_PATCH: ISendOptions = Object.freeze({ afterNextPatch: true });
 /** Messages kept per entity for catching up; older ones are dropped first. */
@@ -52,6 +54,19 @@ export class CulledMessages {
   private readonly recent = new Map<string, Pending[]>();
 
   constructor(private readonly views: MessageViews) {}
+
+  /**
+   * `SightlinePlugin.sendToViewersOf`: checks what it is given (a RangeError naming the field, nothing
+   * queued) and queues it.
+   */
+  sendAbout(about: string | readonly string[], type: string | number, payload: unknown, options: CulledSendOptions, isEntity: (id: string) => boolean): void {
+    const ids = typeof about === "string" ? [about] : [...about];
+    if (ids.length === 0) fail("SightlinePlugin.sendToViewersOf about", "must name at least one entity", about);
+    for (const id of ids) if (!isEntity(id)) fail("SightlinePlugin.sendToViewersOf about", "is not an entity", id);
+    const catchUp = within("CulledSendOptions.catchUpSeconds", options.catchUpSeconds ?? 0, 0, 10, "seconds");
+    const except = options.except === undefined ? undefined : new Set((Array.isArray(options.except) ? (options.except as readonly Client[]) : [options.except as Client]).map((c) => c.sessionId));
+    this.send(ids, type, payload, except, catchUp * 1000, performance.now());
+  }
 
   /** Queues a message about `about` (every id must be in a view for the message to reach it). */
   send(about: readonly string[], type: string | number, payload: unknown, except: ReadonlySet<string> | undefined, catchUpMs: number, now: number): void {

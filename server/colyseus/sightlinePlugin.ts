@@ -1,7 +1,7 @@
 import { RoomPlugin, TimestepException, type Client, type Room } from "@colyseus/core";
 import { StateView, type Schema } from "@colyseus/schema";
 import { ViewCulling, type AuditCounts, type CullingReport } from "../culling/index.js";
-import { fail, nonEmptyString, within } from "../../shared/validation/rangeChecks.js";
+import { fail, nonEmptyString } from "../../shared/validation/rangeChecks.js";
 import { CulledMessages } from "./culledMessages.js";
 import { EverythingInView } from "./everythingInView.js";
 import { LoopWatch } from "./loopWatch.js";
@@ -219,11 +219,7 @@ export class SightlinePlugin extends RoomPlugin {
    */
   sendToViewersOf(about: string | readonly string[], type: string | number, payload?: unknown, options: CulledSendOptions = {}): void {
     this.started();
-    const ids = typeof about === "string" ? [about] : [...about];
-    if (ids.length === 0) fail("SightlinePlugin.sendToViewersOf about", "must name at least one entity", about);
-    for (const id of ids) if (!this.entities.has(id)) fail("SightlinePlugin.sendToViewersOf about", "is not an entity", id);
-    const catchUp = within("CulledSendOptions.catchUpSeconds", options.catchUpSeconds ?? 0, 0, 10, "seconds");
-    this.router!.send(ids, type, payload, sessionsOf(options.except), catchUp * 1000, performance.now());
+    this.router!.sendAbout(about, type, payload, options, (id) => this.entities.has(id));
   }
 
   /**
@@ -329,10 +325,4 @@ export class SightlinePlugin extends RoomPlugin {
     const record = this.entities.get(id);
     if (record !== undefined) this.stateViews.get(sessionId)?.remove(record.instance);
   }
-}
-
-function sessionsOf(except: Client | readonly Client[] | undefined): ReadonlySet<string> | undefined {
-  if (except === undefined) return undefined;
-  const list = Array.isArray(except) ? (except as readonly Client[]) : [except as Client];
-  return new Set(list.map((c) => c.sessionId));
 }
