@@ -1,14 +1,18 @@
 /**
  * `npm run loadtest -- [flags]` (against a running server) and `npm run loadtest:local -- [flags]` (starts
  * the server itself): bots on @colyseus/sdk join stealth rooms, play, measure, and leave; prints a live
- * status line, then a summary table and its JSON. See `--help` and the README's "Load testing".
+ * status line, then a summary table (per run, and the spread over runs with `--runs`), and the verdict
+ * last. See `--help` and the README's "Load testing".
  */
-import { writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { LocalServer } from "./localServer.js";
 import { runLoad } from "./loadRun.js";
 import { parseLoadTestArgs, USAGE, UsageError, type LoadTestOptions } from "./options.js";
 import { ProgressLine } from "./progress.js";
-import { formatTable, summarize } from "./summary.js";
+import { formatSpread } from "./spread.js";
+import { formatTable, summarize, type LoadTestSummary } from "./summary.js";
 
 async function main(argv: readonly string[]): Promise<number> {
   let options: LoadTestOptions | "help";
@@ -36,27 +40,66 @@ async function main(argv: readonly string[]): Promise<number> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
+  const runs: LoadTestSummary[] = [];
+  const where = options.resultsDir === undefined ? undefined : await resultsNaming(options.label);
+  for (let i = 1; i <= options.runs && !interrupted; i++) {
+    if (options.runs > 1) progress.note(`run ${i} of ${options.runs}`);
+    const summary = await runOnce(options, progress, stop.signal, () => interrupted);
+    if (summary === undefined) return interrupted ? 130 : 1;
+    runs.push(summary);
+    const json = `${JSON.stringify(summary, null, 2)}\n`;
+    process.stdout.write(`\n${formatTable(summary)}\n${options.json ? `\nsummary JSON:\n${json}` : ""}`);
+    try {
+      if (options.output !== undefined) await writeFile(options.runs > 1 ? options.output.replace(/(\.json)?$/, `-run${i}$1`) : options.output, json);
+      if (where !== undefined) {
+        await mkdir(options.resultsDir!, { recursive: true });
+        await writeFile(join(options.resultsDir!, `${where}-run${i}.json`), json);
+      }
+    } catch (err) {
+      process.stderr.write(`loadtest: cannot write the results: ${(err as Error).message}\n`);
+      return 1;
+    }
+  }
+  if (runs.length > 1) process.stdout.write(`\n${formatSpread(runs)}\n`);
+  const ok = runs.length === options.runs && runs.every((r) => r.ok);
+  // The verdict last, where a newcomer looks.
+  const failed = runs.filter((r) => !r.ok).length;
+  process.stdout.write(`\nresult: ${ok ? "ok" : `FAILED${options.runs > 1 ? ` in ${failed} of ${runs.length} runs` : ""}: ${[...new Set(runs.flatMap((r) => r.problems))].join("; ")}`}\n`);
+  if (interrupted) return 130;
+  return ok ? 0 : 1;
+}
+
+let current: LocalServer | undefined;
+// Whatever happens to this process, a local server must not outlive it.
+process.on("exit", () => current?.killNow());
+
+/** One run (on a fresh local server with `--local`): its summary, or undefined when it could not run (said on stderr). */
+async function runOnce(options: LoadTestOptions, progress: ProgressLine, signal: AbortSignal, interrupted: () => boolean): Promise<LoadTestSummary | undefined> {
   let server: LocalServer | undefined;
   let serverDied = false;
   let stopping = false;
-  // Whatever happens to this process, the child must not outlive it.
-  process.on("exit", () => server?.killNow());
+  const died = new AbortController();
+  signal.addEventListener("abort", () => died.abort(), { once: true });
   try {
     if (options.local) {
       progress.note(`starting the server (culling ${options.culling}, audit ${options.audit})...`);
-      server = await LocalServer.start({ CULLING: options.culling, CULLING_AUDIT: String(options.audit), MAX_GUARDS: String(options.guards ?? 0) });
+      // The load generator creates every room from one address: the per-address create cap is lifted for it.
+      server = current = await LocalServer.start({
+        CULLING: options.culling, CULLING_AUDIT: String(options.audit), MAX_GUARDS: String(options.guards ?? 0),
+        MAX_CREATES_PER_MINUTE: "100000", MAX_ROOMS: String(Math.max(64, options.rooms)),
+      });
       const started = server;
       progress.note(`server on ${started.endpoint}`);
       void started.exited.then(() => {
         // A Ctrl-C reaches the whole process group, so the server stopping then is expected.
-        if (stopping || interrupted) return;
+        if (stopping || interrupted()) return;
         serverDied = true;
         progress.note(`the server exited during the run (${JSON.stringify(started.exit)}); its last output:\n${started.lastOutput()}`);
-        stop.abort();
+        died.abort();
       });
     }
     const endpoint = server?.endpoint ?? options.endpoint;
-    const run = await runLoad(options, endpoint, stop.signal, progress);
+    const run = await runLoad(options, endpoint, died.signal, progress);
     stopping = true;
     // The last figures are in; the server can go before the report is printed.
     await server?.stop();
@@ -65,25 +108,29 @@ async function main(argv: readonly string[]): Promise<number> {
       summary.ok = false;
       summary.problems.push("the local server exited during the run");
     }
-    process.stdout.write(`\n${formatTable(summary)}\n\nsummary JSON:\n${JSON.stringify(summary, null, 2)}\n`);
-    if (options.output !== undefined) {
-      try {
-        await writeFile(options.output, `${JSON.stringify(summary, null, 2)}\n`);
-      } catch (err) {
-        process.stderr.write(`loadtest: cannot write ${options.output}: ${(err as Error).message}\n`);
-        return 1;
-      }
-    }
-    if (interrupted) return 130;
-    return summary.ok ? 0 : 1;
+    return summary;
   } catch (err) {
     progress.finish();
     process.stderr.write(`loadtest: ${(err as Error).message}\n`);
-    return interrupted ? 130 : 1;
+    return undefined;
   } finally {
     stopping = true;
     await server?.stop();
+    current = undefined;
   }
+}
+
+/** `<date>-<commit>[-dirty]-<label>`: what saved results are named by (the commit "unknown" outside git). */
+async function resultsNaming(label: string): Promise<string> {
+  const date = new Date().toISOString().slice(0, 16).replace(/[:T]/g, "-");
+  let commit = "unknown";
+  try {
+    commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    if (execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).trim() !== "") commit += "-dirty";
+  } catch {
+    // Not a git checkout: the date and label still tell runs apart.
+  }
+  return `${date}-${commit}-${label}`;
 }
 
 const code = await main(process.argv.slice(2));

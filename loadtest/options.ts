@@ -44,6 +44,14 @@ export interface LoadTestOptions {
    * heap growth < 10%): a miss fails it. Off, the figures are printed without targets.
    */
   targets: boolean;
+  /** Runs in a row (each on a fresh local server with `--local`), reported side by side. */
+  runs: number;
+  /** Where each run's summary JSON is saved, named by date, commit, label and run; undefined: not saved. */
+  resultsDir: string | undefined;
+  /** The name of this load in saved results (e.g. "capacity"). */
+  label: string;
+  /** Print the summary JSON after the table. */
+  json: boolean;
 }
 
 /** A flag the user got wrong: the CLI prints it with the usage and exits with 2. */
@@ -73,6 +81,11 @@ export const USAGE = `usage: npm run loadtest -- [flags]          (against a run
   --no-server-stats      do not poll GET /stats (for a server that does not serve it)
   --culling on|off       with --local: the server's culling (off: every view holds everything)
   --audit <f>            with --local: share of clients the culling audit checks, 0..1 (default 0.1)
+  --runs <n>             runs in a row, 1..10, each on a fresh local server with --local; the report
+                         adds the median and worst of each figure and, per target, the runs that met it
+  --results-dir <dir>    save each run's summary JSON there as <date>-<commit>-<label>-run<i>.json
+  --label <name>         the load's name in saved results (default load)
+  --json                 print the summary JSON after the table (it is always in --output and --results-dir)
   --targets              fail the run when a capacity target is missed (patch rate >= 19 per room,
                          event-loop lag p99 <= 25 ms, live heap growth < 10%); the capacity and soak
                          scripts set it
@@ -102,6 +115,10 @@ const FLAGS = {
   culling: { type: "string" },
   audit: { type: "string" },
   targets: { type: "boolean" },
+  runs: { type: "string" },
+  "results-dir": { type: "string" },
+  label: { type: "string" },
+  json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -167,7 +184,17 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
     culling,
     audit: fraction(values.audit, "--audit", 0.1),
     targets: values.targets === true,
+    runs: integer(values.runs, "--runs", 1, 1, 10),
+    resultsDir: values["results-dir"],
+    label: label(values.label),
+    json: values.json === true,
   };
+}
+
+function label(value: string | undefined): string {
+  const name = value ?? "load";
+  if (!/^[\w-]{1,40}$/.test(name)) throw new UsageError(`--label must be 1-40 letters, digits, '_' or '-' (got ${JSON.stringify(name)})`);
+  return name;
 }
 
 /** Whether a host name is this machine's loopback (127.0.0.0/8, ::1, localhost). */

@@ -7,6 +7,7 @@ import { ExploredTiles } from "./exploredTiles.js";
 import { FrameHygiene } from "./frameHygiene.js";
 import { GameLoop } from "./gameLoop.js";
 import { InputIntake } from "./inputIntake.js";
+import { JoinTiming } from "./joinTiming.js";
 import { describeIssues, registerMessages } from "./messageIntake.js";
 import { MapCatalog } from "./mapCatalog.js";
 import { Refusal } from "./refusal.js";
@@ -55,6 +56,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   private hygiene!: FrameHygiene;
   private loop: GameLoop | undefined;
   private exceptionLogs = 0;
+  private readonly joinTiming = new JoinTiming(this, this.stats);
 
   /** Who may receive what: the culling plugin. */
   get culling(): StealthRoom["plugins"]["sightline"] {
@@ -91,6 +93,15 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   }
 
   override onJoin(client: Client, options: unknown = {}): void {
+    const started = performance.now();
+    try {
+      this.join(client, options);
+    } finally {
+      this.joinTiming.joined(client.sessionId, started);
+    }
+  }
+
+  private join(client: Client, options: unknown): void {
     const sid = client.sessionId;
     if (asksToSpectate(options)) {
       const refusal = this.spectators.refusal(options.spectate, this.clock.currentTime);
@@ -149,6 +160,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.hygiene.remove(sid);
     this.sim.removePlayer(sid);
     this.explored.remove(sid);
+    this.joinTiming.forget(sid);
   }
 
   override onDispose(): void {

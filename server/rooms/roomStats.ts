@@ -90,6 +90,10 @@ export class RoomStats {
   private readonly patchMs: Float64Array;
 
   private readonly tickMs: Float64Array;
+  /** What the last joins cost the loop (ms, a ring of 256): `onJoin` plus the first full-state encode. */
+  private readonly joinMs = new Float64Array(256);
+  /** Joins recorded. */
+  joins = 0;
   private readonly stepMs: Float64Array;
   private readonly cullMs: Float64Array;
   private tickSamples = 0;
@@ -149,6 +153,17 @@ export class RoomStats {
     this.patches++;
   }
 
+  /** Records what one join cost the loop, ms: the room's `onJoin` and the full state sent on the client's ack. */
+  recordJoin(ms: number): void {
+    this.joinMs[this.joins % this.joinMs.length] = ms;
+    this.joins++;
+  }
+
+  /** Join cost on the loop over the last 256 joins, milliseconds. */
+  joinTime(): { p50: number; p99: number; max: number; samples: number } {
+    return this.window(this.joinMs, this.joins);
+  }
+
   /** Patch broadcast cost over the recent window (encoding every view and sending), milliseconds. */
   patchTime(): { p50: number; p99: number; max: number; samples: number } {
     return this.window(this.patchMs, this.patches);
@@ -200,6 +215,7 @@ export class RoomStats {
       patchesPerSecond: this.patchRate(performance.now()),
       patchMs: this.patchTime(),
       tickMs: this.tickTime(),
+      joinMs: this.joinTime(),
       stepMs: this.stepTime(),
       rays: this.rays,
       stalenessMax: this.stalenessMax,

@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { missedTargets } from "../../loadtest/summary.js";
 import { parseLoadTestArgs } from "../../loadtest/options.js";
 
-const figures = (patchMin: number, lagP99: number, heap: number | null) => ({
+const figures = (patchMin: number, lagP99: number, heap: number | null, joinP99 = 2, lagMax = lagP99) => ({
+  joinMs: { p50: 1, p99: joinP99, max: joinP99, joins: 25 },
   patchRatePerRoom: { min: patchMin, p50: patchMin },
-  loopLagMs: { p99: lagP99, worstWindowP99: lagP99, p99Median: lagP99, max: lagP99, windows: 10 },
+  loopLagMs: { p99: lagP99, worstWindowP99: lagP99, p99Median: lagP99, max: lagMax, windows: 10 },
   heapGrowthPercent: heap,
 });
 
@@ -18,6 +19,10 @@ describe("load-test targets", () => {
     expect(missed[2]).toContain("live heap growth 12%");
     // Too few major GCs to judge the heap: not a miss.
     expect(missedTargets(figures(19.5, 20, null) as never)).toEqual([]);
+    expect(missedTargets(figures(19.5, 20, null, 7.5) as never)).toEqual([expect.stringContaining("join on the loop p99 7.5 ms")]);
+    // A stall over 100 ms fails a soak (a run with churn), not a capacity run.
+    expect(missedTargets(figures(19.5, 20, null, 2, 140) as never, false)).toEqual([]);
+    expect(missedTargets(figures(19.5, 20, null, 2, 140) as never, true)).toEqual([expect.stringContaining("stall of 140 ms")]);
   });
 
   it("only the runs that ask for it are held to the targets", () => {
