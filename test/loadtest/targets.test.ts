@@ -31,3 +31,31 @@ describe("load-test targets", () => {
     expect((parseLoadTestArgs([...base, "--targets"]) as { targets: boolean }).targets).toBe(true);
   });
 });
+
+describe("several runs side by side", () => {
+  const run = (patchMin: number, lagP99: number, ok: boolean) => ({
+    ok,
+    problems: [],
+    options: { targets: true, churn: 0 },
+    traffic: { bytesPerClientPerSecond: 3000 },
+    errors: { total: 0 },
+    server: {
+      ...figures(patchMin, lagP99, null),
+      cpuPercentOfCore: 80,
+      tickMs: { p50: 1.8, p99: 5, max: 9 },
+      culling: { leaks: 0, popIns: 0, misses: 0 },
+    },
+  });
+
+  it("reports the median and the worst of each figure, and a target met in some runs as met in K of N", async () => {
+    const { formatSpread } = await import("../../loadtest/spread.js");
+    const text = formatSpread([run(19.8, 14, true), run(16.1, 156, false), run(19.5, 22, true)] as never);
+    expect(text).toMatch(/patch rate per room, slowest room\s+19\.5 \/ 16\.1\s+\(19\.8, 16\.1, 19\.5\)/);
+    expect(text).toMatch(/event-loop lag p99 over the run, ms\s+22 \/ 156/);
+    expect(text).toMatch(/target: patch rate\s+met in 2 of 3 runs/);
+    expect(text).toMatch(/target: event-loop lag p99\s+met in 2 of 3 runs/);
+    expect(text).toMatch(/target: join on the loop\s+met in 3 of 3 runs/);
+    // Not a soak, and the heap could not be judged: those targets are not listed.
+    expect(text).not.toMatch(/target: stall|target: live heap/);
+  });
+});
