@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 /** The repository root (where `server/index.ts` and node_modules are). */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -8,7 +10,7 @@ const TAIL_LINES = 40;
 
 /**
  * The stealth server as a child process, for `npm run loadtest:local`: `server/index.ts` through this
- * same Node (the pinned one npm scripts run) with `--import tsx`, as `npm start` runs it, on 127.0.0.1
+ * same Node (the pinned one npm scripts run) with the arguments of `npm start` ({@link startArguments}), on 127.0.0.1
  * with PORT=0; the port is read from the line it prints. One process, so stopping it stops everything.
  */
 export class LocalServer {
@@ -40,7 +42,7 @@ export class LocalServer {
    * Rejects (after killing it) if it exits or prints no port within `timeoutMs`, with its last output.
    */
   static start(env: Record<string, string>, timeoutMs = 30_000): Promise<LocalServer> {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    const child = spawn(process.execPath, startArguments(), {
       cwd: ROOT,
       env: { ...process.env, ...env, HOST: "127.0.0.1", PORT: "0" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -111,4 +113,15 @@ export class LocalServer {
       this.tail.splice(0, Math.max(0, this.tail.length - TAIL_LINES));
     };
   }
+}
+
+/**
+ * The arguments `npm start` gives Node (its `start` script without the leading `node`): the local server
+ * runs exactly as `npm start` does, V8 flags included, with package.json as the one place they are set.
+ */
+export function startArguments(): string[] {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const words = scripts.start!.trim().split(/\s+/);
+  if (words[0] !== "node") throw new Error(`package.json's start script must run node (got ${JSON.stringify(scripts.start)})`);
+  return words.slice(1);
 }

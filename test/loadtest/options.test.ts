@@ -67,3 +67,12 @@ describe("load-test flags", () => {
     for (const host of ["10.0.0.1", "0.0.0.0", "127.0.0.1.example.com", "localhost.example.com", "example.com"]) expect(isLoopback(host), host).toBe(false);
   });
 });
+
+describe("the local server", () => {
+  it("runs with the arguments of npm start, V8 flags included", async () => {
+    const { startArguments } = await import("../../loadtest/localServer.js");
+    const args = startArguments();
+    expect(args).toContain("--max-semi-space-size=64");
+    expect(args.slice(-3)).toEqual(["--import", "tsx", "server/index.ts"]);
+  });
+});
