@@ -89,6 +89,9 @@ export class CullingAudit {
   private readonly potential = new Map<string, Map<string, number>>();
   private readonly scratch = { x: 0, y: 0, radius: 0 };
   private readonly other = { x: 0, y: 0, radius: 0 };
+  /** Reused by every audited client and oracle check: the audit runs every tick. */
+  private readonly viewScratch = new Map<string, number>();
+  private readonly membersScratch: string[] = [];
   private tick = 0;
   /** Clients offered to {@link addClient}, audited or not (the sampling counts them). */
   private offered = 0;
@@ -147,7 +150,7 @@ export class CullingAudit {
     for (const m of this.potential.values()) shift(m);
 
     for (const [clientId, c] of this.clients) {
-      const view = this.keeper.viewOf(clientId);
+      const view = this.keeper.viewOf(clientId, this.viewScratch);
       const team = this.sight.teamOf(c.character);
       if (view === undefined || team === undefined) continue;
       if (team !== c.team || this.keeper.characterOf(clientId) !== c.character) {
@@ -221,7 +224,7 @@ export class CullingAudit {
     const eye = this.scratch;
     const d = this.sight.lookahead(team);
     const occ = this.sight.occluders.packed;
-    for (const member of this.sight.membersOf(team)) {
+    for (const member of this.sight.membersOf(team, this.membersScratch)) {
       this.sight.read(member, eye);
       const reach = this.sight.range + it.radius + 2 * d;
       if ((it.x - eye.x) ** 2 + (it.y - eye.y) ** 2 > reach * reach) continue;

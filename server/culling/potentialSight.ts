@@ -328,9 +328,12 @@ export class PotentialSight {
   }
 
   /** Characters of a team (ids). */
-  membersOf(team: string): string[] {
+  membersOf(team: string, into: string[] = []): string[] {
+    into.length = 0;
     const t = this.teamIndex.get(team);
-    return t === undefined ? [] : this.teams[t]!.members.map((s) => this.ids[s]!);
+    if (t === undefined) return into;
+    for (const s of this.teams[t]!.members) into.push(this.ids[s]!);
+    return into;
   }
 
   private join(slot: number, team: string | undefined): void {

@@ -133,10 +133,11 @@ export class ViewKeeper {
   }
 
   /** The entity ids the client's view holds now, each with the tick it last qualified (a copy). */
-  viewOf(clientId: string): ReadonlyMap<string, number> | undefined {
+  viewOf(clientId: string, into?: Map<string, number>): ReadonlyMap<string, number> | undefined {
     const record = this.clients.get(clientId);
     if (record === undefined) return undefined;
-    const view = new Map<string, number>();
+    const view = into ?? new Map<string, number>();
+    view.clear();
     for (let i = 0; i < record.count; i++) {
       const slot = record.slots[i]!;
       const id = this.sight.idOf(slot);

@@ -42,6 +42,8 @@ export class NavGrid {
   private search = 0;
   private heap: Int32Array;
   private heapF: Float64Array;
+  /** Cells of the path being built, goal first (reused by every search). */
+  private cells = new Int32Array(256);
   private heapSize = 0;
 
   /** Bakes the grid over `bounds` (meters) from the static, non-sensor fixtures in `solidMask`. */
@@ -112,10 +114,18 @@ export class NavGrid {
     }
     if (!this.astar(start, goal)) return false;
 
-    // Walk back the parents into cell centres, then string-pull from the real start.
-    const cells: number[] = [];
-    for (let c = goal; c !== start; c = this.parent[c]!) cells.push(c);
-    cells.reverse();
+    // Walk back the parents into cell centres, then string-pull from the real start. Guards re-plan often,
+    // so the walk reuses one buffer and only the kept waypoints become objects.
+    let count = 0;
+    for (let c = goal; c !== start; c = this.parent[c]!) {
+      if (count === this.cells.length) {
+        const grown = new Int32Array(this.cells.length * 2);
+        grown.set(this.cells);
+        this.cells = grown;
+      }
+      this.cells[count++] = c;
+    }
+    const cells = this.cells; // goal first: index count - 1 is the cell after the start
     let fromPx = fromX;
     let fromPy = fromY;
     if (!this.isFree(fromX, fromY)) {
@@ -124,20 +134,25 @@ export class NavGrid {
       fromPy = s.y;
       out.push(s);
     }
-    const goalPoint = exactGoal ? { x: toX, y: toY } : this.centre(goal);
+    const goalX = exactGoal ? toX : this.centreX(goal);
+    const goalY = exactGoal ? toY : this.centreY(goal);
+    // Path position k (0 = the cell after the start) is cells[count - 1 - k].
     let i = 0;
-    while (i < cells.length) {
+    while (i < count) {
       // Furthest cell (or the goal point) reachable in a straight line from the last kept point.
-      let j = cells.length - 1;
-      let target = goalPoint;
+      let j = count - 1;
+      let tx = goalX;
+      let ty = goalY;
       while (j > i) {
-        if (this.walkable(fromPx, fromPy, target.x, target.y)) break;
+        if (this.walkable(fromPx, fromPy, tx, ty)) break;
         j--;
-        target = this.centre(cells[j]!);
+        const c = cells[count - 1 - j]!;
+        tx = this.centreX(c);
+        ty = this.centreY(c);
       }
-      out.push(target);
-      fromPx = target.x;
-      fromPy = target.y;
+      out.push({ x: tx, y: ty });
+      fromPx = tx;
+      fromPy = ty;
       i = j + 1;
     }
     return true;
@@ -185,6 +200,15 @@ export class NavGrid {
   }
 
   /** Centre of a cell index, meters. */
+  private centreX(c: number): number {
+    return this.originX + ((c % this.cols) + 0.5) * this.cellSize;
+  }
+
+  private centreY(c: number): number {
+    const cx = c % this.cols;
+    return this.originY + ((c - cx) / this.cols + 0.5) * this.cellSize;
+  }
+
   centre(c: number): Waypoint {
     const cx = c % this.cols;
     const cy = (c - cx) / this.cols;
