@@ -89,9 +89,6 @@ export class CullingAudit {
   private readonly potential = new Map<string, Map<string, number>>();
   private readonly scratch = { x: 0, y: 0, radius: 0 };
   private readonly other = { x: 0, y: 0, radius: 0 };
-  /** Reused by every audited client and oracle check: the audit runs every tick. */
-  private readonly viewScratch = new Map<string, number>();
-  private readonly membersScratch: string[] = [];
   private tick = 0;
   /** Clients offered to {@link addClient}, audited or not (the sampling counts them). */
   private offered = 0;
@@ -150,7 +147,7 @@ export class CullingAudit {
     for (const m of this.potential.values()) shift(m);
 
     for (const [clientId, c] of this.clients) {
-      const view = this.keeper.viewOf(clientId, this.viewScratch);
+      const view = this.keeper.viewOf(clientId);
       const team = this.sight.teamOf(c.character);
       if (view === undefined || team === undefined) continue;
       if (team !== c.team || this.keeper.characterOf(clientId) !== c.character) {
@@ -224,7 +221,11 @@ export class CullingAudit {
     const eye = this.scratch;
     const d = this.sight.lookahead(team);
     const occ = this.sight.occluders.packed;
-    for (const member of this.sight.membersOf(team, this.membersScratch)) {
+    // By index: the oracle runs for every audited pair every tick, and a list of ids per call was most of
+    // the audit's allocation.
+    const members = this.sight.memberCount(team);
+    for (let m = 0; m < members; m++) {
+      const member = this.sight.memberOf(team, m);
       this.sight.read(member, eye);
       const reach = this.sight.range + it.radius + 2 * d;
       if ((it.x - eye.x) ** 2 + (it.y - eye.y) ** 2 > reach * reach) continue;

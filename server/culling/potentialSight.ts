@@ -327,13 +327,15 @@ export class PotentialSight {
     return this.teams.map((t) => t.name);
   }
 
-  /** Characters of a team (ids). */
-  membersOf(team: string, into: string[] = []): string[] {
-    into.length = 0;
+  /** How many characters a team has (with {@link memberOf}, a walk over them that allocates nothing). */
+  memberCount(team: string): number {
     const t = this.teamIndex.get(team);
-    if (t === undefined) return into;
-    for (const s of this.teams[t]!.members) into.push(this.ids[s]!);
-    return into;
+    return t === undefined ? 0 : this.teams[t]!.members.length;
+  }
+
+  /** The `i`-th character of a team (0 <= i < {@link memberCount}). */
+  memberOf(team: string, i: number): string {
+    return this.ids[this.teams[this.teamIndex.get(team)!]!.members[i]!]!;
   }
 
   private join(slot: number, team: string | undefined): void {

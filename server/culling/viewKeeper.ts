@@ -133,11 +133,10 @@ export class ViewKeeper {
   }
 
   /** The entity ids the client's view holds now, each with the tick it last qualified (a copy). */
-  viewOf(clientId: string, into?: Map<string, number>): ReadonlyMap<string, number> | undefined {
+  viewOf(clientId: string): ReadonlyMap<string, number> | undefined {
     const record = this.clients.get(clientId);
     if (record === undefined) return undefined;
-    const view = into ?? new Map<string, number>();
-    view.clear();
+    const view = new Map<string, number>();
     for (let i = 0; i < record.count; i++) {
       const slot = record.slots[i]!;
       const id = this.sight.idOf(slot);
