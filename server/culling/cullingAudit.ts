@@ -89,6 +89,8 @@ export class CullingAudit {
   private readonly potential = new Map<string, Map<string, number>>();
   private readonly scratch = { x: 0, y: 0, radius: 0 };
   private readonly other = { x: 0, y: 0, radius: 0 };
+  /** The audited client's view, `viewIdsInto`'s reused array. */
+  private readonly held: string[] = [];
   private tick = 0;
   /** Clients offered to {@link addClient}, audited or not (the sampling counts them). */
   private offered = 0;
@@ -147,22 +149,24 @@ export class CullingAudit {
     for (const m of this.potential.values()) shift(m);
 
     for (const [clientId, c] of this.clients) {
-      const view = this.keeper.viewOf(clientId);
+      // Ids into a reused array rather than a Map per client per tick: the audit runs every tick.
+      const held = this.keeper.viewIdsInto(clientId, this.held);
       const team = this.sight.teamOf(c.character);
-      if (view === undefined || team === undefined) continue;
+      if (held < 0 || team === undefined) continue;
       if (team !== c.team || this.keeper.characterOf(clientId) !== c.character) {
         // What the client received so far was another team's: it cannot be held to what this one sees.
         c.team = team;
         c.character = this.keeper.characterOf(clientId) ?? c.character;
         c.joinedAt = tick;
       }
-      for (const id of view.keys()) c.history.set(id, (c.history.get(id) ?? 0) | 1);
+      for (let i = 0; i < held; i++) c.history.set(this.held[i]!, (c.history.get(this.held[i]!) ?? 0) | 1);
       let pv = this.potential.get(team);
       if (pv === undefined) this.potential.set(team, (pv = new Map()));
       this.counts.clientTicks++;
 
       // Leaks.
-      for (const id of view.keys()) {
+      for (let i = 0; i < held; i++) {
+        const id = this.held[i]!;
         if (this.sight.teamOf(id) === team) continue;
         let bits = pv.get(id) ?? 0;
         if ((bits & 1) === 0 && this.oracleSees(team, id)) {
@@ -177,7 +181,7 @@ export class CullingAudit {
 
       // Misses: out of the view now, yet potentially visible by the oracle.
       for (const id of this.sight.entityIds()) {
-        if (view.has(id) || this.sight.teamOf(id) === team) continue;
+        if (this.keeper.has(clientId, id) || this.sight.teamOf(id) === team) continue;
         if (this.oracleSees(team, id)) this.fail("miss", `tick ${tick}: ${id} is potentially visible to team ${team} but not in ${clientId}'s view`);
       }
 

@@ -132,6 +132,23 @@ export class ViewKeeper {
     return slot >= 0 && slot < record.qualified.length && record.qualified[slot] !== 0 && record.generation[slot] === this.sight.generationOf(slot);
   }
 
+  /**
+   * Writes the ids the client's view holds now into `ids` from index 0 and returns how many, or -1 for an
+   * unknown client. The array is never shortened, so one reused every tick stops allocating once it is
+   * long enough (V8 drops an array's storage when its length is set to 0).
+   */
+  viewIdsInto(clientId: string, ids: string[]): number {
+    const record = this.clients.get(clientId);
+    if (record === undefined) return -1;
+    let n = 0;
+    for (let i = 0; i < record.count; i++) {
+      const slot = record.slots[i]!;
+      const id = this.sight.idOf(slot);
+      if (id !== undefined && record.generation[slot] === this.sight.generationOf(slot)) ids[n++] = id;
+    }
+    return n;
+  }
+
   /** The entity ids the client's view holds now, each with the tick it last qualified (a copy). */
   viewOf(clientId: string): ReadonlyMap<string, number> | undefined {
     const record = this.clients.get(clientId);
