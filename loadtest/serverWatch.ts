@@ -24,6 +24,8 @@ export interface RoomReading {
   tickMs: { p50: number; p99: number; max: number };
   /** What joins cost the loop (`onJoin` plus the first full state), over the room's last 256 joins. */
   joinMs: { p50: number; p99: number; max: number; samples: number };
+  /** The same joins without the garbage-collection pauses that fell inside them. */
+  joinWorkMs?: { p50: number; p99: number; max: number; samples: number };
   patchMs: { p50: number; p99: number; max: number };
   rays: number;
   stalenessMax: number;

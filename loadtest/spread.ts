@@ -26,6 +26,7 @@ export function formatSpread(runs: readonly LoadTestSummary[]): string {
   add("event-loop lag p99 over the run, ms", spread(servers.map((s) => s.loopLagMs.p99), "high"));
   add("event-loop lag max, ms", spread(servers.map((s) => s.loopLagMs.max), "high"));
   add("join on the loop p99, ms", spread(servers.map((s) => s.joinMs.p99), "high"));
+  add("  the join's own work p99 (GC taken off), ms", spread(servers.map((s) => s.joinWorkMs?.p99 ?? 0), "high"));
   add("server CPU, % of a core", spread(servers.map((s) => s.cpuPercentOfCore), "high"));
   add("tick p50, ms", spread(servers.map((s) => s.tickMs.p50), "high"));
   add("bytes / client / s", spread(runs.map((r) => r.traffic.bytesPerClientPerSecond), "high"));

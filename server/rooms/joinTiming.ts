@@ -1,4 +1,5 @@
 import type { Client, Room } from "@colyseus/core";
+import { GcPauses } from "./gcPauses.js";
 import type { RoomStats } from "./roomStats.js";
 
 /**
@@ -6,9 +7,15 @@ import type { RoomStats } from "./roomStats.js";
  * sends when the client acknowledges the join. Both block every room of the process, so their sum per
  * join goes to {@link RoomStats.recordJoin}. Reconnections send a full state too, but no `onJoin` ran for
  * them: they are not counted.
+ *
+ * A scavenge that falls inside a join pauses it too, though the garbage is everyone's: a second later, once
+ * the collector's entries are in, the join is also recorded without the collection pauses inside it
+ * ({@link RoomStats.recordJoinWork}), so the two readings tell the join's own work from the collector's.
  */
 export class JoinTiming {
-  private readonly onJoinMs = new Map<string, number>();
+  /** Each session's `onJoin` window (start, end), until its full state is sent. */
+  private readonly onJoinAt = new Map<string, [number, number]>();
+  private readonly gc = GcPauses.shared();
 
   constructor(room: Room, private readonly stats: RoomStats) {
     // `sendFullState` is how Colyseus answers the join ack; it is declared private, so it is timed by
@@ -18,20 +25,24 @@ export class JoinTiming {
     host.sendFullState = (client: Client) => {
       const started = performance.now();
       send(client);
-      const onJoin = this.onJoinMs.get(client.sessionId);
+      const ended = performance.now();
+      const onJoin = this.onJoinAt.get(client.sessionId);
       if (onJoin === undefined) return;
-      this.onJoinMs.delete(client.sessionId);
-      this.stats.recordJoin(onJoin + performance.now() - started);
+      this.onJoinAt.delete(client.sessionId);
+      const [a, b] = onJoin;
+      const total = b - a + ended - started;
+      this.stats.recordJoin(total);
+      setTimeout(() => this.stats.recordJoinWork(total - this.gc.within(a, b) - this.gc.within(started, ended)), 1000).unref();
     };
   }
 
   /** The room's `onJoin` for `sessionId` started at `startedMs` (`performance.now()`) and has just ended. */
   joined(sessionId: string, startedMs: number): void {
-    this.onJoinMs.set(sessionId, performance.now() - startedMs);
+    this.onJoinAt.set(sessionId, [startedMs, performance.now()]);
   }
 
   /** The session left before its join was acknowledged. */
   forget(sessionId: string): void {
-    this.onJoinMs.delete(sessionId);
+    this.onJoinAt.delete(sessionId);
   }
 }
