@@ -26,6 +26,9 @@ export interface RoomReading {
   joinMs: { p50: number; p99: number; max: number; samples: number };
   /** The same joins without the garbage-collection pauses that fell inside them. */
   joinWorkMs?: { p50: number; p99: number; max: number; samples: number };
+  /** The room's recent joins one by one, ms (pooled over rooms for the load test's percentiles). */
+  joinSamplesMs?: number[];
+  joinWorkSamplesMs?: number[];
   patchMs: { p50: number; p99: number; max: number };
   rays: number;
   stalenessMax: number;

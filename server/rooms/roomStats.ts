@@ -238,6 +238,9 @@ export class RoomStats {
       tickMs: this.tickTime(),
       joinMs: this.joinTime(),
       joinWorkMs: this.joinWorkTime(),
+      // Each join's figures too (a room sees few joins): a reader pooling rooms needs the samples, not percentiles.
+      joinSamplesMs: Array.from(this.joinMs.subarray(0, Math.min(this.joins, this.joinMs.length))),
+      joinWorkSamplesMs: Array.from(this.joinWorkMs.subarray(0, Math.min(this.joinWorks, this.joinWorkMs.length))),
       stepMs: this.stepTime(),
       rays: this.rays,
       stalenessMax: this.stalenessMax,
