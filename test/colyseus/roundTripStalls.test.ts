@@ -139,3 +139,28 @@ describe("round trips across the server's own stalls", () => {
     expect(watch.blockedWithin(0, 1000)).toBe(0);
   });
 });
+
+describe("round trips on a transport without WebSocket pings", () => {
+  it("counts every client at the cap, measures none, and says so once", async () => {
+    const { RoundTrips } = await import("../../server/colyseus/roundTrips.js");
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (message: string) => warnings.push(message);
+    try {
+      // Connections of a transport of its own: no `ping` on them.
+      const clients = new Map([["a", { ref: { send() {} } }], ["b", { ref: { send() {} } }]]);
+      const trips = new RoundTrips(1000, 300, (id) => clients.get(id) as never, () => 0);
+      trips.watch("a");
+      trips.watch("b");
+      const applied: [string, number | undefined][] = [];
+      trips.apply(["a", "b"], { setRoundTrip: (id, ms) => applied.push([id, ms]) });
+      expect(applied).toEqual([["a", undefined], ["b", undefined]]); // undefined: the culling counts it at maxRoundTripMs
+      expect(trips.counts(["a", "b"])).toEqual({ p50: 0, max: 0, measured: 0, capped: 2 });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain("maxRoundTripMs (300 ms)");
+      trips.dispose();
+    } finally {
+      console.warn = warn;
+    }
+  });
+});
