@@ -44,6 +44,8 @@ export class NavGrid {
   private heapF: Float64Array;
   /** Cells of the path being built, goal first (reused by every search). */
   private cells = new Int32Array(256);
+  /** Connected regions of free cells (see {@link reachable}), labelled on first use. */
+  private regionOf: Int32Array | undefined;
   private heapSize = 0;
 
   /** Bakes the grid over `bounds` (meters) from the static, non-sensor fixtures in `solidMask`. */
@@ -92,6 +94,52 @@ export class NavGrid {
   isFree(x: number, y: number): boolean {
     const c = this.cellOf(x, y);
     return c >= 0 && this.blocked[c] === 0;
+  }
+
+  /**
+   * Whether {@link findPath} would find a path from (fromX, fromY) to (toX, toY), meters, without searching:
+   * the free cells are labelled by connected region once, and the answer is whether the two ends (moved to
+   * their nearest free cells, as `findPath` moves them) share a region. Regions are 4-connected: a
+   * diagonal step needs both orthogonal cells free, so it never joins cells a 4-connected fill does not.
+   */
+  reachable(fromX: number, fromY: number, toX: number, toY: number): boolean {
+    const start = this.nearestFree(this.clampedCellOf(fromX, fromY));
+    const goal = this.nearestFree(this.clampedCellOf(toX, toY));
+    if (start < 0 || goal < 0) return false;
+    const regions = this.regions();
+    return regions[start] === regions[goal];
+  }
+
+  /** Each free cell's region label (1, 2, ...), 0 for blocked cells; computed on first use. */
+  private regions(): Int32Array {
+    if (this.regionOf !== undefined) return this.regionOf;
+    const cols = this.cols;
+    const n = cols * this.rows;
+    const region = new Int32Array(n);
+    const stack = new Int32Array(n);
+    let label = 0;
+    for (let seed = 0; seed < n; seed++) {
+      if (this.blocked[seed] !== 0 || region[seed] !== 0) continue;
+      region[seed] = ++label;
+      let top = 0;
+      stack[top++] = seed;
+      while (top > 0) {
+        const c = stack[--top]!;
+        const cx = c % cols;
+        const cy = (c - cx) / cols;
+        for (let k = 0; k < 4; k++) {
+          const nx = cx + (k === 0 ? 1 : k === 1 ? -1 : 0);
+          const ny = cy + (k === 2 ? 1 : k === 3 ? -1 : 0);
+          if (!this.freeCell(nx, ny)) continue;
+          const m = ny * cols + nx;
+          if (region[m] !== 0) continue;
+          region[m] = label;
+          stack[top++] = m;
+        }
+      }
+    }
+    this.regionOf = region;
+    return region;
   }
 
   /**

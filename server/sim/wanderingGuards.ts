@@ -32,7 +32,6 @@ export function wanderingGuardPlacements(nav: NavGrid, count: number, seed: numb
     return undefined;
   };
   const placements: GuardPlacement[] = [];
-  const path: Waypoint[] = [];
   for (let i = 0; i < count; i++) {
     const start = freeSpot();
     if (start === undefined) throw new RangeError("no free cell on the nav grid to place a wandering guard");
@@ -41,7 +40,9 @@ export function wanderingGuardPlacements(nav: NavGrid, count: number, seed: numb
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const next = freeSpot();
         // Only spots the guard can walk to from the previous one: a route into a sealed room would stall it.
-        if (next !== undefined && nav.findPath(route[k - 1]!.x, route[k - 1]!.y, next.x, next.y, path)) {
+        // (`reachable` answers what a path search would, without one: 256 searches here used to block the
+        // whole process for up to a second and a half whenever a 64-guard room was created.)
+        if (next !== undefined && nav.reachable(route[k - 1]!.x, route[k - 1]!.y, next.x, next.y)) {
           route.push(next);
           break;
         }

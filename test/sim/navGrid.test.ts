@@ -54,6 +54,22 @@ describe("guard navigation grid", () => {
     const path: Waypoint[] = [{ x: 1, y: 1 }];
     expect(grid.findPath(1, 1, 7, 7, path)).toBe(false);
     expect(path).toEqual([]);
+    expect(grid.reachable(1, 1, 7, 7)).toBe(false);
+    expect(grid.reachable(6, 6, 7, 7)).toBe(true); // inside the room
+    expect(grid.reachable(1, 1, 2, 9)).toBe(true); // outside it
+  });
+
+  it("reachable answers exactly what a path search would, between random points of the compound map", () => {
+    const compound = loadMapFile("server/maps/compound.tmj");
+    const grid = new NavGrid(buildMapWorld(compound).world, { x: 0, y: 0, width: compound.width, height: compound.height }, { solidMask: CATEGORY.WALL | CATEGORY.GLASS, clearance: 0.35 });
+    const path: Waypoint[] = [];
+    fc.assert(fc.property(
+      fc.double({ min: 0, max: compound.width, noNaN: true }), fc.double({ min: 0, max: compound.height, noNaN: true }),
+      fc.double({ min: 0, max: compound.width, noNaN: true }), fc.double({ min: 0, max: compound.height, noNaN: true }),
+      (ax, ay, bx, by) => {
+        return grid.reachable(ax, ay, bx, by) === grid.findPath(ax, ay, bx, by, path);
+      },
+    ), { numRuns: 300, seed: 5 });
   });
 
   it("a start pushed into a wall begins from the nearest free cell", () => {
