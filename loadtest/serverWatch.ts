@@ -22,6 +22,8 @@ export interface RoomReading {
   stepsDropped?: number;
   patches: number;
   tickMs: { p50: number; p99: number; max: number };
+  /** How late the room's game-loop firings ran after their grid times (absent from older servers). */
+  lateMs?: { p50: number; p99: number; max: number };
   /** What joins cost the loop (`onJoin` plus the first full state), over the room's last 256 joins. */
   joinMs: { p50: number; p99: number; max: number; samples: number };
   /** The same joins without the garbage-collection pauses that fell inside them. */

@@ -29,6 +29,7 @@ export function formatSpread(runs: readonly LoadTestSummary[]): string {
   add("  the join's own work p99 (GC taken off), ms", spread(servers.map((s) => s.joinWorkMs?.p99 ?? 0), "high"));
   add("server CPU, % of a core", spread(servers.map((s) => s.cpuPercentOfCore), "high"));
   add("tick p50, ms", spread(servers.map((s) => s.tickMs.p50), "high"));
+  if (servers.every((s) => s.lateMs !== null && s.lateMs !== undefined)) add("firing lateness p99, ms", spread(servers.map((s) => s.lateMs!.p99), "high"));
   add("bytes / client / s", spread(runs.map((r) => r.traffic.bytesPerClientPerSecond), "high"));
   add("leaks + pop-ins + misses", spread(servers.map((s) => s.culling.leaks + s.culling.popIns + s.culling.misses), "high"));
   add("errors", spread(runs.map((r) => r.errors.total), "high"));

@@ -31,6 +31,8 @@ export interface ServerSummary {
   joinWorkMs: Spread;
   /** Patch broadcast time (encoding every view and sending), ms, same reading as `tickMs`. */
   patchMs: Spread;
+  /** How late game-loop firings ran after their grid times, ms (waiting for the loop), same reading; null from a server that does not say. */
+  lateMs: Spread | null;
   /** Server CPU over the measured time, percent of one core. */
   cpuPercentOfCore: number;
   memoryMB: { rssStart: number; rssEnd: number; heapStart: number; heapAfterWarmup: number; heapEnd: number };
@@ -198,6 +200,7 @@ function serverSummary(run: RunRecord): ServerSummary | null {
     joinMs: { ...pooled(endRooms.flatMap((r) => r.joinSamplesMs ?? [])), joins: sum((r) => r.joinMs?.samples ?? 0) },
     joinWorkMs: pooled(endRooms.flatMap((r) => r.joinWorkSamplesMs ?? [])),
     patchMs: spread((r) => r.patchMs),
+    lateMs: endRooms.length > 0 && endRooms.every((r) => r.lateMs !== undefined) ? spread((r) => r.lateMs!) : null,
     cpuPercentOfCore: round(seconds > 0 ? (100 * (cpuSeconds(end) - cpuSeconds(warm))) / seconds : 0, 1),
     memoryMB: { rssStart: MB(start.memory.rss), rssEnd: MB(end.memory.rss), heapStart: MB(start.memory.heapUsed), heapAfterWarmup: MB(warm.memory.heapUsed), heapEnd: MB(end.memory.heapUsed) },
     ...liveHeapGrowth(watch.heapAfterGc, warm.sampledAtMs, end.sampledAtMs),
@@ -297,6 +300,7 @@ export function formatTable(s: LoadTestSummary): string {
     add("join on the loop p50 / p99 / max", `${v.joinMs.p50} / ${v.joinMs.p99} / ${v.joinMs.max} ms (${v.joinMs.joins} joins${s.options.targets ? `; target p99 <= ${TARGETS.joinP99Ms}` : ""})`);
     add("  of which the join's own work, GC pauses taken off", `${v.joinWorkMs.p50} / ${v.joinWorkMs.p99} / ${v.joinWorkMs.max} ms`);
     add("patch broadcast p50 / p99 / max", `${v.patchMs.p50} / ${v.patchMs.p99} / ${v.patchMs.max} ms`);
+    if (v.lateMs !== null) add("firing lateness p50 / p99 / max", `${v.lateMs.p50} / ${v.lateMs.p99} / ${v.lateMs.max} ms (how long a room's due step waited for the loop)`);
     add("server CPU", `${v.cpuPercentOfCore}% of a core`);
     add("RSS start / end", `${v.memoryMB.rssStart} / ${v.memoryMB.rssEnd} MB`);
     add("heap start / after warm-up / end", `${v.memoryMB.heapStart} / ${v.memoryMB.heapAfterWarmup} / ${v.memoryMB.heapEnd} MB`);

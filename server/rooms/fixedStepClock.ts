@@ -1,3 +1,4 @@
+import { LoopTurns } from "./loopTurns.js";
 import { StepPhases, type PhaseSlot } from "./stepPhases.js";
 
 /** The timer functions the clock uses (Node's by default; a test passes its own). */
@@ -38,18 +39,21 @@ export class FixedStepClock {
   private timer: unknown;
   private slot: PhaseSlot | undefined;
   private due = 0;
+  /** The timer fired and the firing waits for its turn. */
+  private turnPending = false;
   private readonly firing: StepFiring = { steps: 0, dropped: 0, dueMs: 0, nowMs: 0 };
 
   /**
    * @param stepMs time between steps, ms
    * @param fire called at each firing; the object is reused, read it before returning
-   * @param options `phases` (default {@link StepPhases.shared}), `maxCatchUpSteps` (default 5), `now` (ms,
-   *   default `performance.now`) and `timers` (default Node's), the last two for tests
+   * @param options `phases` (default {@link StepPhases.shared}), `turns` (default {@link LoopTurns.shared}: the
+   *   firing runs in its own turn of the event loop once the timer fires), `maxCatchUpSteps` (default 5),
+   *   `now` (ms, default `performance.now`) and `timers` (default Node's), the last two for tests
    */
   constructor(
     readonly stepMs: number,
     private readonly fire: (firing: Readonly<StepFiring>) => void,
-    private readonly options: { phases?: StepPhases; maxCatchUpSteps?: number; now?: () => number; timers?: StepClockTimers } = {},
+    private readonly options: { phases?: StepPhases; turns?: LoopTurns; maxCatchUpSteps?: number; now?: () => number; timers?: StepClockTimers } = {},
   ) {
     if (!(stepMs > 0 && Number.isFinite(stepMs))) throw new RangeError(`stepMs must be a positive number (got ${stepMs})`);
     const max = options.maxCatchUpSteps ?? 5;
@@ -67,6 +71,8 @@ export class FixedStepClock {
   /** Stops firing and gives the phase back. */
   stop(): void {
     if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    if (this.turnPending) this.turns.cancel(this.onTurn);
+    this.turnPending = false;
     this.timer = undefined;
     this.slot?.release();
     this.slot = undefined;
@@ -80,6 +86,10 @@ export class FixedStepClock {
   /** Where this clock's firings fall in the period now, ms (0 when stopped). */
   get phaseMs(): number {
     return this.slot?.offsetMs ?? 0;
+  }
+
+  private get turns(): LoopTurns {
+    return this.options.turns ?? LoopTurns.shared;
   }
 
   private get timers(): StepClockTimers {
@@ -106,6 +116,13 @@ export class FixedStepClock {
   }
 
   private readonly onTimer = (): void => {
+    this.turnPending = true;
+    this.turns.enqueue(this.onTurn);
+  };
+
+  /** The firing, in its turn: the steps owed by now (the turn may come a little after the timer). */
+  private readonly onTurn = (): void => {
+    this.turnPending = false;
     const now = this.now();
     const owed = Math.max(1, 1 + Math.floor((now - this.due) / this.stepMs));
     const max = this.options.maxCatchUpSteps ?? 5;

@@ -38,6 +38,7 @@ export class GameLoop {
 
   private fire(firing: Readonly<StepFiring>): void {
     this.stats.stepsDropped += firing.dropped;
+    this.stats.recordLateness(firing.nowMs - firing.dueMs);
     this.stats.stepPhaseMs = this.clock.phaseMs;
     try {
       for (let i = 0; i < firing.steps; i++) this.step();

@@ -99,6 +99,9 @@ export class RoomStats {
   private joinWorks = 0;
   private readonly stepMs: Float64Array;
   private readonly cullMs: Float64Array;
+  /** How late each firing of the game loop ran after its grid time, ms (waiting behind other rooms, GC). */
+  private readonly lateMs: Float64Array;
+  private firings = 0;
   private tickSamples = 0;
   private sortScratch = new Float64Array(0);
 
@@ -108,6 +111,18 @@ export class RoomStats {
     this.stepMs = new Float64Array(window);
     this.cullMs = new Float64Array(window);
     this.patchMs = new Float64Array(window);
+    this.lateMs = new Float64Array(window);
+  }
+
+  /** Records how late one firing of the game loop ran after its grid time, ms. */
+  recordLateness(ms: number): void {
+    this.lateMs[this.firings % this.lateMs.length] = Math.max(0, ms);
+    this.firings++;
+  }
+
+  /** Firing lateness over the recent window (how long a due firing waited for the loop), milliseconds. */
+  lateness(): { p50: number; p99: number; max: number; samples: number } {
+    return this.window(this.lateMs, this.firings);
   }
 
   /** Records one tick's cost, milliseconds: the whole tick, and the simulation step and culling inside it. */
@@ -236,6 +251,7 @@ export class RoomStats {
       patchesPerSecond: this.patchRate(performance.now()),
       patchMs: this.patchTime(),
       tickMs: this.tickTime(),
+      lateMs: this.lateness(),
       joinMs: this.joinTime(),
       joinWorkMs: this.joinWorkTime(),
       // Each join's figures too (a room sees few joins): a reader pooling rooms needs the samples, not percentiles.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FixedStepClock, type StepClockTimers, type StepFiring } from "../../server/rooms/fixedStepClock.js";
 import { StepPhases } from "../../server/rooms/stepPhases.js";
+import { LoopTurns } from "../../server/rooms/loopTurns.js";
 
 /**
  * A single-threaded loop on a fake clock: a timer due at `t` runs at `t + lateness(t)` or when the loop is
@@ -61,7 +62,8 @@ class BusyLoop implements StepClockTimers {
 }
 
 function clockOn(loop: BusyLoop, phases: StepPhases, onFire: (f: Readonly<StepFiring>) => void, stepMs = 50): FixedStepClock {
-  return new FixedStepClock(stepMs, onFire, { phases, now: () => loop.now, timers: loop });
+  // Firings run as the timer fires: the simulated loop has no turns of its own.
+  return new FixedStepClock(stepMs, onFire, { phases, now: () => loop.now, timers: loop, turns: new LoopTurns((run) => run()) });
 }
 
 describe("the fixed-step clock", () => {
