@@ -15,7 +15,13 @@ export interface ViewMembership {
  */
 export class StateMirror {
   /** Meters written this tick (reused), so the ones whose level fell back to 0 can be dropped. */
-  private readonly touchedMeters = new Set<DetectionMeter>();
+  /**
+   * The sync at which each meter was last written. A stamp rather than a set cleared every tick: clearing
+   * (or emptying and refilling) a long-lived Map or Set makes V8 allocate its new table straight in the old
+   * generation, so a per-tick clear is garbage only a mark-compact collects.
+   */
+  private readonly meterStamps = new Map<DetectionMeter, number>();
+  private meterSyncs = 0;
 
   constructor(private readonly sim: StealthSimulation, private readonly state: StealthState, private readonly stats: RoomStats) {
     for (const g of sim.guards) {
@@ -93,8 +99,8 @@ export class StateMirror {
 
   /** Mirrors every awareness level above 0 into its target's `meters`, dropping meters back at 0. */
   private syncMeters(views: ViewMembership): void {
-    const touched = this.touchedMeters;
-    touched.clear();
+    const stamps = this.meterStamps;
+    const stamp = ++this.meterSyncs;
     const players = this.state.players;
     this.sim.awareness.forEachLevel((observerId, targetId, level) => {
       const ps = players.get(targetId);
@@ -108,13 +114,18 @@ export class StateMirror {
       // Hundredths are all a meter needs on screen, and they spare a patch on most ticks of a slow decay.
       meter.level = Math.round(level * 100) / 100;
       meter.state = this.sim.alertOf(observerId);
-      touched.add(meter);
+      stamps.set(meter, stamp);
     });
     players.forEach((ps: PlayerState) => {
       if (ps.meters.size === 0) return;
       for (const [observerId, meter] of ps.meters) {
-        if (!touched.has(meter)) ps.meters.delete(observerId);
+        if (stamps.get(meter) !== stamp) {
+          ps.meters.delete(observerId);
+          stamps.delete(meter);
+        }
       }
     });
+    // Meters of players who left went with their state: forget their stamps now and then.
+    if (stamp % 100 === 0) for (const [meter, at] of stamps) if (at !== stamp) stamps.delete(meter);
   }
 }
