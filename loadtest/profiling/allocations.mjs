@@ -7,19 +7,23 @@
 //
 // ALLOCATION_PROFILE names the output file (default ./allocations.heapprofile); ALLOCATION_INTERVAL the
 // sampling interval in bytes (default 65536). The file also records the seconds profiled, so bytes per
-// second can be read from it.
+// second can be read from it. ALLOCATION_KEEP=survivors leaves out what scavenges collect: the profile then
+// shows only what outlived the young generation (to die in the old one or stay), which is what fills the
+// old generation and makes mark-compacts.
 import { Session } from "node:inspector/promises";
 import { writeFileSync } from "node:fs";
 
 const out = process.env.ALLOCATION_PROFILE ?? "allocations.heapprofile";
 const interval = Number(process.env.ALLOCATION_INTERVAL ?? 65536);
+const keep = process.env.ALLOCATION_KEEP ?? "all";
+if (keep !== "all" && keep !== "survivors") throw new RangeError(`ALLOCATION_KEEP must be all or survivors (got ${keep})`);
 const session = new Session();
 session.connect();
 await session.post("HeapProfiler.enable");
 await session.post("HeapProfiler.startSampling", {
   samplingInterval: interval,
   includeObjectsCollectedByMajorGC: true,
-  includeObjectsCollectedByMinorGC: true,
+  includeObjectsCollectedByMinorGC: keep === "all",
 });
 const startedAt = performance.now();
 let written = false;
