@@ -33,6 +33,7 @@ export class PrometheusMetrics {
     c("sightline_room_steps_dropped_total", "Fixed steps the game loop dropped after firing more than 5 steps late (simulated time fell behind; 0 when healthy).", room);
     g("sightline_room_tick_seconds", "Fixed step (inputs + simulation + culling + schema updates; not the patch) over the last 1200 ticks, by quantile (1 = max).", quantile);
     g("sightline_room_patch_seconds", "Patch broadcast (encoding every client's view and sending) over the last 1200 patches, by quantile (1 = max).", quantile);
+    g("sightline_room_firing_lateness_seconds", "How late the game loop's last 1200 firings ran after their grid times (waiting for the loop), by quantile (1 = max).", quantile);
     g("sightline_room_culling_seconds", "Culling part of the tick over the last 1200 ticks, by quantile (1 = max).", quantile);
     c("sightline_room_patches_total", "State patches broadcast (Colyseus broadcastPatch runs).", room);
     g("sightline_room_patches_per_second", "State patches broadcast per second over the last 5 s.", room);
@@ -98,6 +99,7 @@ export class PrometheusMetrics {
       quantiles("sightline_room_tick_seconds", s.tickTime());
       quantiles("sightline_room_culling_seconds", s.cullTime());
       quantiles("sightline_room_patch_seconds", s.patchTime());
+      quantiles("sightline_room_firing_lateness_seconds", s.lateness());
       this.counter("sightline_room_patches_total", s.patches, room);
       this.gauge("sightline_room_patches_per_second", s.patchRate(now), room);
       this.counter("sightline_room_vision_rays_total", s.rays, room);
