@@ -11,6 +11,7 @@ import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/
 import { PrometheusMetrics } from "./rooms/prometheusMetrics.js";
 import { localStealthRooms, processFigures, processHeapAfterGc, processLoopLag, roomFigures } from "./rooms/serverFigures.js";
 import { mountViewer } from "./viewer/viewerRoutes.js";
+import type { ScaleOut } from "./scaleOut/scaleOut.js";
 
 export interface StealthServerOptions {
   /** `user:password` for HTTP basic auth on `/monitor`; the monitor is off when unset. */
@@ -27,6 +28,11 @@ export interface StealthServerOptions {
   trustProxyHops?: number;
   /** Largest HTTP request body (matchmaking options), bytes; larger gets 413 (see `FrontDoorServer`). Default 4096. */
   maxBodyBytes?: number;
+  /**
+   * Share matchmaking with other processes through Redis (see `scaleOut`); one process with in-memory
+   * presence when unset.
+   */
+  scaleOut?: ScaleOut;
 }
 
 /**
@@ -49,7 +55,16 @@ export function createStealthServer(options: StealthServerOptions = {}) {
   const metrics = new PrometheusMetrics();
   processLoopLag(); // from the start, not from the first request: lag before it counts too
   processHeapAfterGc();
-  return defineServer({
+  const scaled = options.scaleOut;
+  const server = defineServer({
+    ...(scaled !== undefined
+      ? {
+          presence: scaled.presence,
+          driver: scaled.driver,
+          publicAddress: scaled.publicAddress,
+          ...(scaled.selectProcessIdToCreateRoom !== undefined ? { selectProcessIdToCreateRoom: scaled.selectProcessIdToCreateRoom } : {}),
+        }
+      : {}),
     transport: new WebSocketTransport({ server: http, maxPayload: options.maxPayload ?? 4096 }),
     greet: false,
     rooms: { stealth: defineRoom(roomClass) },
@@ -76,6 +91,8 @@ export function createStealthServer(options: StealthServerOptions = {}) {
       if (monitorUsers !== undefined) app.use("/monitor", monitor({ use: [basicAuth({ users: monitorUsers, realm: "stealth monitor" })] }));
     },
   });
+  scaled?.attach(server);
+  return server;
 }
 
 /**

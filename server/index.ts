@@ -1,4 +1,7 @@
+import { matchMaker } from "@colyseus/core";
+import { createServer as createNetServer } from "node:net";
 import { createStealthServer } from "./app.js";
+import { derivedPublicAddress, scaleOut, type ScaleOut } from "./scaleOut/scaleOut.js";
 import { MapCatalog } from "./rooms/mapCatalog.js";
 import { MIN_SPECTATOR_TOKEN } from "./rooms/spectators.js";
 
@@ -15,6 +18,10 @@ import { MIN_SPECTATOR_TOKEN } from "./rooms/spectators.js";
  * - `MAX_ROOMS` (default 64): rooms this process holds at most, whoever creates them;
  * - `MAX_CREATES_PER_MINUTE` (default 10): room creates one client address may make per minute;
  * - `TRUST_PROXY_HOPS` (default 0): reverse proxies in front whose `X-Forwarded-For` names the client.
+ * - `REDIS_URL=redis://host:port` shares matchmaking with every process given the same URL (Colyseus's
+ *   Redis presence and driver); unset, this is one process with in-memory presence;
+ * - `PUBLIC_ADDRESS=host:port` (with REDIS_URL): where clients reach this process (default: HOST:PORT, the
+ *   machine's host name for a wildcard HOST); `PLACEMENT=load|rooms` (default load): where new rooms go.
  * SIGINT / SIGTERM shut down gracefully (clients are told, rooms disposed).
  */
 const host = process.env.HOST ?? "127.0.0.1";
@@ -61,6 +68,25 @@ const room = {
   ...(culling === "off" ? { cullingEnabled: false } : {}),
 };
 
+const redisUrl = process.env.REDIS_URL ?? "";
+let scaled: ScaleOut | undefined;
+let listenPort = port;
+if (redisUrl !== "") {
+  // The public address is fixed before listening, so a port the OS picks must be known first.
+  if (port === 0) listenPort = await freePort(host);
+  const placement = process.env.PLACEMENT ?? "load";
+  try {
+    scaled = scaleOut({
+      redisUrl,
+      publicAddress: process.env.PUBLIC_ADDRESS || derivedPublicAddress(host, listenPort),
+      placement: placement as "load" | "rooms",
+    });
+  } catch (err) {
+    console.error((err as Error).message.replace(/^placement/, "PLACEMENT"));
+    process.exit(2);
+  }
+}
+
 let server;
 try {
   server = createStealthServer({
@@ -69,6 +95,7 @@ try {
     maxRooms,
     createsPerAddressPerMinute,
     trustProxyHops,
+    scaleOut: scaled,
   });
 } catch (err) {
   console.error((err as Error).message);
@@ -81,9 +108,11 @@ http?.once("error", (err: NodeJS.ErrnoException) => {
   console.error(`cannot listen on ${host}:${port}: ${err.code === "EADDRINUSE" ? "the port is in use (set PORT)" : err.message}`);
   process.exit(1);
 });
-await server.listen(port, host);
+await server.listen(listenPort, host);
 const address = http?.address();
-const actualPort = typeof address === "object" && address !== null && "port" in address ? (address as { port: number }).port : port;
+const actualPort = typeof address === "object" && address !== null && "port" in address ? (address as { port: number }).port : listenPort;
+// Before the "listening" line, which launchers wait for: by then they can read the process id too.
+if (scaled !== undefined) console.log(`scale-out: process ${matchMaker.processId} at ${scaled.publicAddress} through ${redactedUrl(redisUrl)}`);
 console.log(`stealth server listening on http://${host}:${actualPort} (node ${process.version})`);
 console.log(`  maps: ${catalog.names.join(", ") || "none"}${catalog.errors.length > 0 ? ` (${catalog.errors.length} failed to load, see above)` : ""}`);
 console.log(`  join: new Client("ws://${host}:${actualPort}").joinOrCreate("stealth", { spawn: "A" })`);
@@ -101,4 +130,27 @@ function integerFromEnv(name: string, fallback: number, min: number, max: number
     process.exit(2);
   }
   return value;
+}
+
+/** A port free on `host` now (the OS picks it); a process that listens right after gets it in practice. */
+function freePort(onHost: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, onHost, () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+  });
+}
+
+/** The Redis URL without its password, for the log. */
+function redactedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== "") u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparsable URL)";
+  }
 }

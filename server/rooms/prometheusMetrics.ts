@@ -1,3 +1,4 @@
+import { matchMaker } from "@colyseus/core";
 import { Counter, Gauge, Registry } from "prom-client";
 import { localStealthRooms, processFigures } from "./serverFigures.js";
 
@@ -65,9 +66,15 @@ export class PrometheusMetrics {
   }
 
   private last: Promise<string> = Promise.resolve("");
+  private labelledAs: string | undefined;
 
   private async renderNow(): Promise<string> {
     const rooms = await localStealthRooms();
+    // Every series carries the process id, so one scrape config covers several processes of one cluster.
+    if (matchMaker.processId !== undefined && this.labelledAs !== matchMaker.processId) {
+      this.labelledAs = matchMaker.processId;
+      this.registry.setDefaultLabels({ process: matchMaker.processId });
+    }
     this.registry.resetMetrics();
     const p = processFigures();
     this.counter("sightline_process_cpu_seconds_total", p.cpu.userSeconds, { mode: "user" });

@@ -1,0 +1,96 @@
+import { matchMaker } from "@colyseus/core";
+import { roomWeight, type ProcessLoad, type ProcessLoadBoard } from "./processLoad.js";
+
+/** A process the matchmaker may create a room on, as Colyseus lists it (its own room count). */
+export interface Candidate {
+  processId: string;
+  roomCount: number;
+}
+
+/** When a process counts as full whatever its modelled weight. */
+export interface Saturation {
+  /**
+   * Event-loop busy share at or above which a process is full, 0..1.
+   * @default 0.85
+   */
+  busy: number;
+  /**
+   * Loop-lag p99 at or above which a process is full, ms.
+   * @default 40
+   */
+  lagP99Ms: number;
+}
+
+export const DEFAULT_SATURATION: Saturation = Object.freeze({ busy: 0.85, lagP99Ms: 40 });
+
+/**
+ * The process with the most headroom: the one whose rooms weigh least (its published weight plus what was
+ * placed on it since it last published), among those not saturated by their measured loop; a process
+ * that has not published yet weighs nothing (it has just started). Ties go to fewer rooms, then to the
+ * lower process id, so every matchmaker picks the same one from the same figures.
+ */
+export function pickProcess(
+  candidates: readonly Candidate[],
+  loads: ReadonlyMap<string, ProcessLoad>,
+  pending: ReadonlyMap<string, number>,
+  saturation: Saturation = DEFAULT_SATURATION,
+): string | undefined {
+  let best: { id: string; full: boolean; weight: number; rooms: number } | undefined;
+  for (const c of candidates) {
+    const load = loads.get(c.processId);
+    const full = load !== undefined && (load.busy >= saturation.busy || load.lagP99Ms >= saturation.lagP99Ms);
+    const weight = (load?.weight ?? 0) + (pending.get(c.processId) ?? 0);
+    const entry = { id: c.processId, full, weight, rooms: c.roomCount };
+    if (best === undefined || before(entry, best)) best = entry;
+  }
+  return best?.id;
+}
+
+function before(a: { id: string; full: boolean; weight: number; rooms: number }, b: typeof a): boolean {
+  if (a.full !== b.full) return !a.full;
+  if (a.weight !== b.weight) return a.weight < b.weight;
+  if (a.rooms !== b.rooms) return a.rooms < b.rooms;
+  return a.id < b.id;
+}
+
+/** The weight a room about to be created will have soon: its guards (when asked for) and its creator. */
+export function expectedWeight(clientOptions: unknown): number {
+  const guards = (clientOptions as { guards?: unknown } | null | undefined)?.guards;
+  return roomWeight(typeof guards === "number" && Number.isFinite(guards) && guards > 0 ? guards : 0, 1);
+}
+
+/**
+ * A `selectProcessIdToCreateRoom` for Colyseus that places each new room on the process with the most
+ * headroom ({@link pickProcess}) rather than the one with the fewest rooms: rooms differ a lot in cost.
+ * Rooms this process placed recently count as pending on their host until its next publication has
+ * them, so a burst of creates does not all land on the process that looked lightest a second ago. If the
+ * figures cannot be read, the room goes where Colyseus would have put it (fewest rooms).
+ */
+export function loadAwarePlacement(board: ProcessLoadBoard, saturation: Saturation = DEFAULT_SATURATION) {
+  const placed: { processId: string; weight: number; at: number }[] = [];
+  return async (_roomName: string, clientOptions: unknown): Promise<string> => {
+    const candidates = await matchMaker.stats.fetchAll();
+    let loads: Map<string, ProcessLoad>;
+    try {
+      loads = await board.readAll();
+    } catch {
+      loads = new Map();
+    }
+    const now = Date.now();
+    const pending = new Map<string, number>();
+    for (let i = placed.length - 1; i >= 0; i--) {
+      const p = placed[i]!;
+      const published = loads.get(p.processId)?.at ?? 0;
+      // Once its host has published after the placement (and a room takes a moment to be created), the
+      // room is in the host's own figures.
+      if (published > p.at + board.intervalMs || now - p.at > 10 * board.intervalMs) {
+        placed.splice(i, 1);
+        continue;
+      }
+      pending.set(p.processId, (pending.get(p.processId) ?? 0) + p.weight);
+    }
+    const chosen = pickProcess(candidates, loads, pending, saturation) ?? matchMaker.processId;
+    placed.push({ processId: chosen, weight: expectedWeight(clientOptions), at: now });
+    return chosen;
+  };
+}

@@ -1,0 +1,145 @@
+import { matchMaker, type Presence } from "@colyseus/core";
+import { performance, type EventLoopUtilization } from "node:perf_hooks";
+import { localStealthRooms, processLoopLag } from "../rooms/serverFigures.js";
+
+/** The presence hash every process writes its load into, one field per process id. */
+export const LOAD_KEY = "sightline:load";
+
+/** What one process says about its own load, published through presence about once a second. */
+export interface ProcessLoad {
+  processId: string;
+  /** When it was published, ms since the epoch (`Date.now()`: the processes share no other clock). */
+  at: number;
+  /** Share of wall time the event loop was busy over the last interval, 0..1 (`eventLoopUtilization`). */
+  busy: number;
+  /** Event-loop lag p99 over the last completed window, ms (0 before the first window ends). */
+  lagP99Ms: number;
+  /** Clients in its stealth rooms. */
+  ccu: number;
+  rooms: number;
+  guards: number;
+  /** Modelled cost of its rooms, in room weights (see {@link roomWeight}). */
+  weight: number;
+}
+
+/**
+ * What a room costs, in units of an empty room without guards. Guards weigh most (a body, a sight check
+ * and a meter for each player every step); players weigh for their view, their culling and their share
+ * of the patch. A 64-guard room of 25 players weighs about 15 empty rooms.
+ * @param guards guards in the room
+ * @param players clients in the room
+ */
+export function roomWeight(guards: number, players: number): number {
+  return 1 + guards / 8 + players / 4;
+}
+
+/**
+ * Publishes this process's {@link ProcessLoad} through presence every `intervalMs` and reads everyone's.
+ * Placement reads the figures (see `loadAwarePlacement`); they are advice, so a read that fails or finds
+ * garbage gives no entry for that process rather than an error.
+ */
+export class ProcessLoadBoard {
+  private timer: NodeJS.Timeout | undefined;
+  private lastElu: EventLoopUtilization = performance.eventLoopUtilization();
+  private publishing: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  /**
+   * @param presence the presence the matchmaker uses (Redis when scaled out)
+   * @param intervalMs how often the figures are published, ms
+   * @default intervalMs 1000
+   */
+  constructor(
+    private readonly presence: Presence,
+    readonly intervalMs = 1000,
+  ) {
+    if (!(Number.isFinite(intervalMs) && intervalMs >= 50)) throw new RangeError(`intervalMs must be at least 50 (got ${intervalMs})`);
+  }
+
+  /** Starts publishing (once the matchmaker has its process id, i.e. after `listen`). */
+  start(): void {
+    if (this.timer !== undefined || this.stopped) return;
+    this.publishNow();
+    this.timer = setInterval(() => this.publishNow(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops publishing and removes this process's entry, so nobody places rooms on a process that is leaving. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.publishing;
+    await this.presence.hdel(LOAD_KEY, matchMaker.processId).catch(() => undefined);
+  }
+
+  /** This process's figures, now. */
+  async measure(): Promise<ProcessLoad> {
+    const elu = performance.eventLoopUtilization(this.lastElu);
+    this.lastElu = performance.eventLoopUtilization();
+    const rooms = await localStealthRooms();
+    let ccu = 0;
+    let guards = 0;
+    let weight = 0;
+    for (const room of rooms) {
+      const g = room.sim.guards.length;
+      ccu += room.clients.length;
+      guards += g;
+      weight += roomWeight(g, room.clients.length);
+    }
+    return {
+      processId: matchMaker.processId,
+      at: Date.now(),
+      busy: Math.round(elu.utilization * 1000) / 1000,
+      lagP99Ms: processLoopLag().last?.p99 ?? 0,
+      ccu,
+      rooms: rooms.length,
+      guards,
+      weight,
+    };
+  }
+
+  /** Every process's last published figures, by process id (entries that do not parse are left out). */
+  async readAll(): Promise<Map<string, ProcessLoad>> {
+    const raw = (await this.presence.hgetall(LOAD_KEY)) ?? {};
+    const loads = new Map<string, ProcessLoad>();
+    for (const [id, text] of Object.entries(raw)) {
+      const load = parseLoad(id, text);
+      if (load !== undefined) loads.set(id, load);
+    }
+    return loads;
+  }
+
+  /** Removes the entries of processes that are not in `alive` and have not published for `staleMs`. */
+  async sweep(alive: ReadonlySet<string>, staleMs: number, now = Date.now()): Promise<string[]> {
+    const removed: string[] = [];
+    for (const [id, load] of await this.readAll()) {
+      if (alive.has(id) || now - load.at < staleMs) continue;
+      await this.presence.hdel(LOAD_KEY, id);
+      removed.push(id);
+    }
+    return removed;
+  }
+
+  private publishNow(): void {
+    this.publishing = this.publishing
+      .then(async () => {
+        if (this.stopped || matchMaker.processId === undefined) return;
+        const load = await this.measure();
+        if (!this.stopped) await this.presence.hset(LOAD_KEY, load.processId, JSON.stringify(load));
+      })
+      .catch((err: unknown) => console.warn(`load figures not published: ${(err as Error).message}`));
+  }
+}
+
+/** A published entry, or undefined when it is not one (another version, or garbage). */
+function parseLoad(processId: string, text: string): ProcessLoad | undefined {
+  try {
+    const v = JSON.parse(text) as Partial<ProcessLoad>;
+    const numbers = [v.at, v.busy, v.lagP99Ms, v.ccu, v.rooms, v.guards, v.weight];
+    if (!numbers.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0)) return undefined;
+    return { ...(v as ProcessLoad), processId };
+  } catch {
+    return undefined;
+  }
+}

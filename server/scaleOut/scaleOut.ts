@@ -1,0 +1,97 @@
+import type { MatchMakerDriver, Presence, Server } from "@colyseus/core";
+import { RedisDriver } from "@colyseus/redis-driver";
+import { RedisPresence } from "@colyseus/redis-presence";
+import { hostname } from "node:os";
+import { PeerWatch } from "./peerWatch.js";
+import { loadAwarePlacement } from "./placement.js";
+import { ProcessLoadBoard } from "./processLoad.js";
+
+/** How this process joins others through Redis. */
+export interface ScaleOutOptions {
+  /** `redis://host:port[/db]` of the Redis every process shares. */
+  redisUrl: string;
+  /**
+   * `host:port` (or `host/path` behind a proxy) clients reach this process at. A client matchmade through
+   * another process into a room here connects to it; without it the seat reservation expires.
+   */
+  publicAddress: string;
+  /**
+   * Where new rooms go: `load` (the process with the most headroom, see `loadAwarePlacement`) or `rooms`
+   * (Colyseus's default: the process with the fewest rooms).
+   * @default "load"
+   */
+  placement?: "load" | "rooms";
+  /**
+   * How often each process publishes its load, ms.
+   * @default 1000
+   */
+  publishIntervalMs?: number;
+  /**
+   * How often each process looks for peers that died without shutting down, ms.
+   * @default 3000
+   */
+  peerCheckIntervalMs?: number;
+}
+
+/** The Colyseus server options scale-out sets, and what it runs beside the server. */
+export interface ScaleOut {
+  presence: Presence;
+  driver: MatchMakerDriver;
+  publicAddress: string;
+  selectProcessIdToCreateRoom?: (roomName: string, clientOptions: unknown) => Promise<string>;
+  /** Starts publishing load and watching peers, and stops both before the server shuts down. */
+  attach(server: Server): void;
+}
+
+/** Presence, driver, placement and peer watch for `options` (see {@link ScaleOutOptions}). */
+export function scaleOut(options: ScaleOutOptions): ScaleOut {
+  checkRedisUrl(options.redisUrl);
+  checkPublicAddress(options.publicAddress);
+  const placement = options.placement ?? "load";
+  if (placement !== "load" && placement !== "rooms") throw new RangeError(`placement must be "load" or "rooms" (got ${JSON.stringify(placement)})`);
+  const presence = new RedisPresence(options.redisUrl);
+  const driver = new RedisDriver(options.redisUrl);
+  const board = new ProcessLoadBoard(presence, options.publishIntervalMs ?? 1000);
+  const watch = new PeerWatch(board, options.peerCheckIntervalMs ?? 3000);
+  return {
+    presence,
+    driver,
+    publicAddress: options.publicAddress,
+    ...(placement === "load" ? { selectProcessIdToCreateRoom: loadAwarePlacement(board) } : {}),
+    attach(server) {
+      board.start();
+      watch.start();
+      server.onBeforeShutdown(async () => {
+        watch.stop();
+        await board.stop();
+      });
+    },
+  };
+}
+
+/** Throws a RangeError naming REDIS_URL unless it is a redis:// or rediss:// URL. */
+export function checkRedisUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RangeError(`REDIS_URL must be a redis:// URL such as redis://127.0.0.1:6379 (got ${JSON.stringify(url)})`);
+  }
+  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") throw new RangeError(`REDIS_URL must start with redis:// or rediss:// (got ${JSON.stringify(url)})`);
+}
+
+/** Throws a RangeError naming PUBLIC_ADDRESS unless it is `host:port` or `host/path` without a scheme. */
+export function checkPublicAddress(address: string): void {
+  if (!/^[A-Za-z0-9.\-[\]:]+(:\d{1,5})?(\/[\w.\-/]*)?$/.test(address) || address.includes("://")) {
+    throw new RangeError(`PUBLIC_ADDRESS must be host:port or host/path, without a scheme (got ${JSON.stringify(address)})`);
+  }
+}
+
+/**
+ * The address clients reach a process at when PUBLIC_ADDRESS is not set: the host it listens on and its
+ * port, with the machine's host name for a wildcard host (0.0.0.0 or ::), which no client can dial.
+ */
+export function derivedPublicAddress(host: string, port: number): string {
+  const name = host === "0.0.0.0" || host === "::" || host === "" ? hostname() : host;
+  return `${name.includes(":") ? `[${name}]` : name}:${port}`;
+}

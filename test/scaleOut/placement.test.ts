@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { RedisServer } from "../../loadtest/cluster/redisServer.js";
+import { expectedWeight, pickProcess, type Candidate } from "../../server/scaleOut/placement.js";
+import { roomWeight, type ProcessLoad } from "../../server/scaleOut/processLoad.js";
+import { checkPublicAddress, checkRedisUrl, derivedPublicAddress } from "../../server/scaleOut/scaleOut.js";
+
+function load(processId: string, figures: Partial<ProcessLoad>): ProcessLoad {
+  return { processId, at: 0, busy: 0.2, lagP99Ms: 2, ccu: 0, rooms: 0, guards: 0, weight: 0, ...figures };
+}
+
+const two: Candidate[] = [
+  { processId: "a", roomCount: 1 },
+  { processId: "b", roomCount: 4 },
+];
+
+describe("load-aware room placement", () => {
+  it("a process with one heavy room gets the next room after one with four light rooms would, by the default", () => {
+    const loads = new Map([
+      ["a", load("a", { rooms: 1, guards: 128, weight: roomWeight(128, 25) })],
+      ["b", load("b", { rooms: 4, weight: 4 * roomWeight(0, 2) })],
+    ]);
+    expect(pickProcess(two, loads, new Map())).toBe("b");
+  });
+
+  it("rooms placed since the last publication count against their host", () => {
+    const loads = new Map([
+      ["a", load("a", { weight: 10 })],
+      ["b", load("b", { weight: 12 })],
+    ]);
+    expect(pickProcess(two, loads, new Map())).toBe("a");
+    expect(pickProcess(two, loads, new Map([["a", expectedWeight({ guards: 64 })]]))).toBe("b");
+  });
+
+  it("a process whose loop is saturated goes last, whatever its weight", () => {
+    const loads = new Map([
+      ["a", load("a", { weight: 1, busy: 0.95 })],
+      ["b", load("b", { weight: 40 })],
+    ]);
+    expect(pickProcess(two, loads, new Map())).toBe("b");
+    const lagging = new Map([...loads, ["a", load("a", { weight: 1, lagP99Ms: 80 })]]);
+    expect(pickProcess(two, lagging, new Map())).toBe("b");
+  });
+
+  it("a process that has not published yet is taken as empty, and ties go to fewer rooms then the lower id", () => {
+    expect(pickProcess(two, new Map([["a", load("a", { weight: 3 })]]), new Map())).toBe("b");
+    expect(pickProcess(two, new Map(), new Map())).toBe("a");
+    expect(pickProcess([{ processId: "z", roomCount: 0 }, { processId: "y", roomCount: 0 }], new Map(), new Map())).toBe("y");
+    expect(pickProcess([], new Map(), new Map())).toBeUndefined();
+  });
+
+  it("a room's expected weight counts the guards asked for, and ignores what is not a number", () => {
+    expect(expectedWeight({ guards: 64 })).toBe(roomWeight(64, 1));
+    expect(expectedWeight({ guards: "64" })).toBe(roomWeight(0, 1));
+    expect(expectedWeight({ guards: Number.NaN })).toBe(roomWeight(0, 1));
+    expect(expectedWeight(undefined)).toBe(roomWeight(0, 1));
+  });
+});
+
+describe("scale-out settings", () => {
+  it("a Redis URL that is not redis:// is refused, naming REDIS_URL", () => {
+    expect(() => checkRedisUrl("localhost:6379")).toThrow(RangeError);
+    expect(() => checkRedisUrl("http://127.0.0.1:6379")).toThrow(/REDIS_URL/);
+    expect(() => checkRedisUrl("redis://127.0.0.1:6379/2")).not.toThrow();
+  });
+
+  it("a public address with a scheme or spaces is refused, naming PUBLIC_ADDRESS", () => {
+    expect(() => checkPublicAddress("ws://game.example.com:2567")).toThrow(/PUBLIC_ADDRESS/);
+    expect(() => checkPublicAddress("game example")).toThrow(RangeError);
+    expect(() => checkPublicAddress("game.example.com/eu-1")).not.toThrow();
+    expect(() => checkPublicAddress("10.0.0.7:2568")).not.toThrow();
+  });
+
+  it("the derived public address is the listening host and port, never a wildcard", () => {
+    expect(derivedPublicAddress("127.0.0.1", 2571)).toBe("127.0.0.1:2571");
+    expect(derivedPublicAddress("0.0.0.0", 2571)).not.toMatch(/^0\.0\.0\.0/);
+  });
+
+  it("with no redis-server on the PATH, starting one fails and says how to install it", async () => {
+    const path = process.env.PATH;
+    process.env.PATH = "/nonexistent";
+    try {
+      await expect(RedisServer.start()).rejects.toThrow(/apt-get install -y redis-server/);
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+});
