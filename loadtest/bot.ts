@@ -8,7 +8,8 @@ import type { PublicLevel } from "./publicMap.js";
 
 /** What every bot of a run shares. */
 export interface BotContext {
-  endpoint: string;
+  /** Where bots matchmake: bot i goes through endpoint i mod their number (several with several processes). */
+  endpoints: string[];
   roomName: string;
   level: PublicLevel;
   traffic: Traffic;
@@ -27,6 +28,11 @@ export interface BotContext {
   views: ViewTally;
   /** Frames the bots sent (input frames, pings, leaves). */
   sent: { frames: number };
+  /**
+   * Join round trips into existing rooms (matchmaking request to joined room), ms, by whether the room was on the process
+   * the bot matchmade through (`local`) or on another one (`cross`, with several processes).
+   */
+  joins: { local: number[]; cross: number[] };
 }
 
 /** What decoding bots found in their state. */
@@ -123,8 +129,10 @@ export class Bot {
    */
   async join(roomId: string | undefined, createOptions: Record<string, unknown>): Promise<void> {
     this.phase = "joining";
-    const client = new MeteredClient(this.ctx.endpoint, this.ctx.traffic, !this.decodes);
+    const endpoint = this.ctx.endpoints[this.index % this.ctx.endpoints.length]!;
+    const client = new MeteredClient(endpoint, this.ctx.traffic, !this.decodes);
     const options = { spawn: this.spawn.name, team: this.team };
+    const asked = performance.now();
     try {
       this.room = roomId === undefined
         ? await client.create(this.ctx.roomName, { ...createOptions, ...options })
@@ -135,6 +143,10 @@ export class Bot {
     }
     const room = this.room;
     this.roomId = room.roomId;
+    // The socket goes to the host's public address: another host than the one asked means another process.
+    const socketUrl = (room.connection as unknown as { transport?: { ws?: { url?: string } } }).transport?.ws?.url ?? endpoint;
+    // Joins only: a create also builds the room, which is not what a player joining waits for.
+    if (roomId !== undefined) (new URL(socketUrl).host === new URL(endpoint).host ? this.ctx.joins.local : this.ctx.joins.cross).push(performance.now() - asked);
     // A dropped socket is an error here, not something to paper over with the SDK's reconnection.
     room.reconnection.enabled = false;
     this.input = room.input({ mode: "reliable" }) as unknown as InputFrame;

@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { LocalCluster } from "./cluster/localCluster.js";
 import { LocalServer } from "./localServer.js";
 import { runLoad } from "./loadRun.js";
 import { parseLoadTestArgs, USAGE, UsageError, type LoadTestOptions } from "./options.js";
@@ -69,44 +70,61 @@ async function main(argv: readonly string[]): Promise<number> {
   return ok ? 0 : 1;
 }
 
-let current: LocalServer | undefined;
-// Whatever happens to this process, a local server must not outlive it.
+let current: { killNow(): void } | undefined;
+// Whatever happens to this process, a local server must not outlive it (Redis goes with its stdin).
 process.on("exit", () => current?.killNow());
 
 /** One run (on a fresh local server with `--local`): its summary, or undefined when it could not run (said on stderr). */
 async function runOnce(options: LoadTestOptions, progress: ProgressLine, signal: AbortSignal, interrupted: () => boolean): Promise<LoadTestSummary | undefined> {
-  let server: LocalServer | undefined;
+  let servers: LocalServer[] = [];
+  let cluster: LocalCluster | undefined;
   let serverDied = false;
   let stopping = false;
   const died = new AbortController();
   signal.addEventListener("abort", () => died.abort(), { once: true });
+  const stopServers = async () => {
+    if (cluster !== undefined) await cluster.stop();
+    else await Promise.all(servers.map((s) => s.stop()));
+  };
   try {
     if (options.local) {
-      progress.note(`starting the server (culling ${options.culling}, audit ${options.audit})...`);
+      const many = options.processes > 1;
+      progress.note(`starting ${many ? `Redis and ${options.processes} server processes (placement ${options.placement})` : "the server"} (culling ${options.culling}, audit ${options.audit})...`);
       // The load generator creates every room from one address: the per-address create cap is lifted for it.
-      server = current = await LocalServer.start({
-        CULLING: options.culling, CULLING_AUDIT: String(options.audit), MAX_GUARDS: String(options.guards ?? 0),
+      const env: Record<string, string> = {
+        CULLING: options.culling, CULLING_AUDIT: String(options.audit), MAX_GUARDS: String(Math.max(0, ...(options.guards ?? []))),
         MAX_CREATES_PER_MINUTE: "100000", MAX_ROOMS: String(Math.max(64, options.rooms)),
-      });
-      const started = server;
-      progress.note(`server on ${started.endpoint}`);
-      void started.exited.then(() => {
-        // A Ctrl-C reaches the whole process group, so the server stopping then is expected.
-        if (stopping || interrupted()) return;
-        serverDied = true;
-        progress.note(`the server exited during the run (${JSON.stringify(started.exit)}); its last output:\n${started.lastOutput()}`);
-        died.abort();
-      });
+        ...(many ? { PLACEMENT: options.placement } : {}),
+      };
+      if (many) {
+        cluster = await LocalCluster.start(options.processes, env);
+        current = cluster;
+        servers = cluster.members.map((m) => m.server);
+      } else {
+        const one = await LocalServer.start(env);
+        current = one;
+        servers = [one];
+      }
+      progress.note(`server${many ? "s" : ""} on ${servers.map((s) => s.endpoint).join(", ")}`);
+      for (const started of servers) {
+        void started.exited.then(() => {
+          // A Ctrl-C reaches the whole process group, so the server stopping then is expected.
+          if (stopping || interrupted()) return;
+          serverDied = true;
+          progress.note(`a server exited during the run (${JSON.stringify(started.exit)}); its last output:\n${started.lastOutput()}`);
+          died.abort();
+        });
+      }
     }
-    const endpoint = server?.endpoint ?? options.endpoint;
-    const run = await runLoad(options, endpoint, died.signal, progress);
+    const endpoints = servers.length > 0 ? servers.map((s) => s.endpoint) : [options.endpoint];
+    const run = await runLoad(options, endpoints, died.signal, progress);
     stopping = true;
-    // The last figures are in; the server can go before the report is printed.
-    await server?.stop();
+    // The last figures are in; the servers can go before the report is printed.
+    await stopServers();
     const summary = summarize(run);
     if (serverDied) {
       summary.ok = false;
-      summary.problems.push("the local server exited during the run");
+      summary.problems.push("a local server exited during the run");
     }
     return summary;
   } catch (err) {
@@ -115,7 +133,7 @@ async function runOnce(options: LoadTestOptions, progress: ProgressLine, signal:
     return undefined;
   } finally {
     stopping = true;
-    await server?.stop();
+    await stopServers();
     current = undefined;
   }
 }

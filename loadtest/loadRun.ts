@@ -20,6 +20,7 @@ const HOLD_SLACK = 8;
 /** Everything a run observed, raw; `summary.ts` turns it into the report. */
 export interface RunRecord {
   options: LoadTestOptions;
+  /** Where the bots matchmade, comma-separated when there are several processes. */
   endpoint: string;
   startedAt: string;
   aborted: boolean;
@@ -36,8 +37,11 @@ export interface RunRecord {
   holdLimit: number | undefined;
   errors: ErrorTally;
   generator: { cpuPercentOfCore: number; loopLagP99Ms: number };
-  server: ServerWatch | undefined;
+  /** One watch per server process polled (empty when not polled). */
+  servers: ServerWatch[];
   serverNote: string | undefined;
+  /** Join round trips, ms, on the same process as the matchmaking or across processes. */
+  joins: { local: number[]; cross: number[] };
 }
 
 /**
@@ -46,24 +50,30 @@ export interface RunRecord {
  * `churn`), then has every bot leave. Rates, latency and heap figures cover the time after warm-up.
  * Stops early (bots still leave) when `signal` aborts.
  */
-export async function runLoad(options: LoadTestOptions, endpoint: string, signal: AbortSignal, progress: ProgressLine): Promise<RunRecord> {
-  const httpBase = endpoint.replace(/^ws/, "http");
+export async function runLoad(options: LoadTestOptions, endpoints: string | string[], signal: AbortSignal, progress: ProgressLine): Promise<RunRecord> {
+  const all = typeof endpoints === "string" ? [endpoints] : endpoints;
+  const endpoint = all.join(", ");
+  const httpBase = all[0]!.replace(/^ws/, "http");
   const level = await fetchPublicLevel(httpBase, options.map);
   if (level.map.spawns.length === 0) throw new Error(`map ${options.map} has no spawn: bots need named spawns to know where they start`);
 
-  let server: ServerWatch | undefined;
+  const servers: ServerWatch[] = [];
   let serverNote: string | undefined;
   if (options.serverStats) {
-    const opened = await ServerWatch.open(httpBase);
-    server = opened.watch;
-    if (server === undefined) serverNote = `no server figures (${opened.reason}); pass --no-server-stats for a server without GET /stats`;
+    for (const e of all) {
+      const opened = await ServerWatch.open(e.replace(/^ws/, "http"));
+      if (opened.watch !== undefined) servers.push(opened.watch);
+      else serverNote = `no server figures from ${e} (${opened.reason}); pass --no-server-stats for a server without GET /stats`;
+    }
   } else {
     serverNote = "server figures not polled (--no-server-stats)";
   }
+  // Marks every process at (nearly) the same moment.
+  const mark = async (name: string) => (await Promise.all(servers.map((w) => w.mark(name))))[0];
 
   const traffic: Traffic = { bytesIn: 0, messagesIn: 0, patchesIn: 0 };
   const ctx: BotContext = {
-    endpoint,
+    endpoints: all,
     roomName: options.room,
     level,
     traffic,
@@ -74,6 +84,7 @@ export async function runLoad(options: LoadTestOptions, endpoint: string, signal
     holdLimit: undefined,
     views: { checks: 0, entitiesHeld: 0, farLeaks: 0, farLeakExamples: [] },
     sent: { frames: 0 },
+    joins: { local: [], cross: [] },
   };
   const random = seededRandom(options.seed);
   const bots: Bot[] = [];
@@ -82,7 +93,8 @@ export async function runLoad(options: LoadTestOptions, endpoint: string, signal
   let peak = 0;
   let nextIndex = 0;
   const roomIds: string[] = [];
-  const createOptions: Record<string, unknown> = { map: options.map, ...(options.guards !== undefined ? { guards: options.guards } : {}) };
+  const createOptions = (room: number): Record<string, unknown> =>
+    options.guards === undefined ? { map: options.map } : { map: options.map, guards: options.guards[room % options.guards.length] };
 
   /** Bot number `i` of the run: room i mod rooms, and within that room the k-th. */
   const newBot = (i: number): Bot => {
@@ -94,10 +106,10 @@ export async function runLoad(options: LoadTestOptions, endpoint: string, signal
     const decodes = Math.floor(k * f) !== Math.floor((k - 1) * f);
     return new Bot(nextIndex++, BOT_KINDS[k % BOT_KINDS.length]!, decodes, `t${r}-${Math.floor(k / options.teamSize)}`, spawn, ctx, seededRandom(options.seed * 7919 + i));
   };
-  const join = async (bot: Bot, roomId: string | undefined): Promise<void> => {
+  const join = async (bot: Bot, roomId: string | undefined, room = 0): Promise<void> => {
     bots.push(bot);
     try {
-      await bot.join(roomId, createOptions);
+      await bot.join(roomId, createOptions(room));
     } catch (err) {
       failed++;
       if (joinFailures.length < 10) joinFailures.push(`bot ${bot.index}: ${(err as Error).message}`);
@@ -171,12 +183,12 @@ export async function runLoad(options: LoadTestOptions, endpoint: string, signal
     // Rooms first, one bot each; then every other bot joins an existing room, spread over the ramp.
     for (let r = 0; r < options.rooms && !signal.aborted; r++) {
       const bot = newBot(r);
-      await join(bot, undefined);
+      await join(bot, undefined, r);
       if (bot.roomId !== undefined) roomIds.push(bot.roomId);
     }
     if (roomIds.length === 0) throw new Error(`no room could be created: ${joinFailures[0] ?? "aborted"}`);
     // Decoding bots check what they hold against the culling range the server reports.
-    const created = server === undefined ? undefined : (await server.mark("rooms"))?.rooms.find((room) => room.roomId === roomIds[0]);
+    const created = (await Promise.all(servers.map((w) => w.mark("rooms")))).flatMap((r) => r?.rooms ?? []).find((room) => room.roomId === roomIds[0]);
     if (created?.cullingEnabled === true && created.cullingRange !== undefined) ctx.holdLimit = created.cullingRange + HOLD_SLACK;
     const rampStart = performance.now();
     for (let i = options.rooms; i < options.clients && !signal.aborted; i++) {
@@ -197,7 +209,7 @@ export async function runLoad(options: LoadTestOptions, endpoint: string, signal
     ctx.roundTrips.reset();
     ctx.measuring = true;
     measuredFrom = performance.now();
-    await server?.mark("warm");
+    await mark("warm");
     phaseName = "measuring";
     await sleepUntil(start + options.duration * 1000, signal);
   } finally {
@@ -208,13 +220,13 @@ export async function runLoad(options: LoadTestOptions, endpoint: string, signal
     const cpu = process.cpuUsage(cpuWarm);
     const atEnd = connected();
     peak = Math.max(peak, atEnd);
-    await server?.mark("end");
+    await mark("end");
     phaseName = "leaving";
     await Promise.allSettled(pending.splice(0));
     await Promise.allSettled(bots.map((b) => b.leave()));
     clearInterval(driver);
     clearInterval(status);
-    server?.stop();
+    for (const w of servers) w.stop();
     generatorLag.disable();
     progress.finish();
     const h = ctx.roundTrips;
@@ -235,8 +247,9 @@ export async function runLoad(options: LoadTestOptions, endpoint: string, signal
       holdLimit: ctx.holdLimit,
       errors: ctx.errors,
       generator: { cpuPercentOfCore: measuredSeconds > 0 ? (100 * (cpu.user + cpu.system)) / 1e6 / measuredSeconds : 0, loopLagP99Ms: lag },
-      server,
+      servers,
       serverNote,
+      joins: ctx.joins,
     };
   }
   return record!;

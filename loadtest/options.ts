@@ -24,7 +24,12 @@ export interface LoadTestOptions {
   ramp: number;
   /** Create options of each room. */
   map: string;
-  guards: number | undefined;
+  /** Guards per room created, cycled over the rooms (`--guards 8,128`: alternately light and heavy); undefined: the map's own. */
+  guards: number[] | undefined;
+  /** With `local`: server processes sharing a local Redis (1: one process, no Redis). */
+  processes: number;
+  /** With several processes: where new rooms go (`load`: most headroom; `rooms`: Colyseus's fewest rooms). */
+  placement: "load" | "rooms";
   /** Bots per team (teammates share vision, so a team sees the union of its members' views). */
   teamSize: number;
   /** Share of the bots that decode the state; the rest count bytes only (thin). */
@@ -70,7 +75,12 @@ export const USAGE = `usage: npm run loadtest -- [flags]          (against a run
   --warmup <s>           first seconds of the duration left out of rates and latency (default min(10, duration/4))
   --ramp <s>             seconds the joins are spread over (default min(10, clients/20))
   --map <name>           map of the rooms created (default demo)
-  --guards <n>           guards per room created (the map's own plus generated ones; default: the map's own)
+  --guards <n>[,<n>...]  guards per room created (the map's own plus generated ones; default: the map's own);
+                         a list is cycled over the rooms (8,128: light and heavy rooms in turn)
+  --processes <n>        with --local: server processes, 1..8, sharing a local redis-server (default 1);
+                         bots matchmake through them in turn, and every process's figures are polled
+  --placement load|rooms with --processes: where new rooms go (default load: the most headroom; rooms:
+                         Colyseus's default, the fewest rooms)
   --team-size <n>        bots per team, sharing vision (default 1: every bot on its own)
   --thin                 most bots skip decoding (count bytes only); same as --decode-sample 0.05
   --decode-sample <f>    share of bots that decode the state and check what they hold, 0..1 (default 1)
@@ -119,6 +129,8 @@ const FLAGS = {
   "results-dir": { type: "string" },
   label: { type: "string" },
   json: { type: "boolean" },
+  processes: { type: "string" },
+  placement: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -162,6 +174,12 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
   const map = values.map ?? "demo";
   if (!/^[\w-]{1,64}$/.test(map)) throw new UsageError(`--map must be a map name (letters, digits, '_', '-') (got ${JSON.stringify(map)})`);
 
+  const processes = integer(values.processes, "--processes", 1, 1, 8);
+  if (processes > 1 && !local) throw new UsageError("--processes starts the server processes itself, so it needs --local");
+  const placement = values.placement ?? "load";
+  if (placement !== "load" && placement !== "rooms") throw new UsageError(`--placement must be load or rooms (got ${JSON.stringify(placement)})`);
+  if (values.placement !== undefined && processes < 2) throw new UsageError("--placement chooses between processes, so it needs --processes 2 or more");
+
   const endpoint = local ? "" : checkEndpoint(values.endpoint ?? "ws://127.0.0.1:2567", values["allow-remote"] === true);
   return {
     endpoint,
@@ -173,7 +191,9 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
     warmup,
     ramp,
     map,
-    guards: values.guards === undefined ? undefined : integer(values.guards, "--guards", 0, 0, 1024),
+    guards: values.guards === undefined ? undefined : values.guards.split(",").map((g) => integer(g, "--guards", 0, 0, 1024)),
+    processes,
+    placement,
     teamSize,
     decodeSample,
     churn,

@@ -2,6 +2,8 @@ import type { LagWindow } from "../server/rooms/eventLoopLag.js";
 
 /** The parts of `GET /stats` a load test reads (see server/rooms/serverFigures.ts). */
 export interface StatsReading {
+  /** The server's Colyseus process id (absent from servers older than the field). */
+  processId?: string;
   sampledAtMs: number;
   cpu: { userSeconds: number; systemSeconds: number };
   memory: { rss: number; heapUsed: number; heapTotal: number };

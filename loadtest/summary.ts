@@ -1,6 +1,6 @@
 import { median as medianInPlace } from "./bench/percentile.js";
 import type { RunRecord } from "./loadRun.js";
-import type { RoomReading, StatsReading } from "./serverWatch.js";
+import type { RoomReading, ServerWatch, StatsReading } from "./serverWatch.js";
 
 /** Quantiles of a per-room figure, or of loop-lag windows, ms. */
 interface Spread {
@@ -33,8 +33,10 @@ export interface ServerSummary {
   patchMs: Spread;
   /** How late game-loop firings ran after their grid times, ms (waiting for the loop), same reading; null from a server that does not say. */
   lateMs: Spread | null;
-  /** Server CPU over the measured time, percent of one core. */
+  /** Server CPU over the measured time, percent of one core (summed over the processes). */
   cpuPercentOfCore: number;
+  /** Server CPU per connected client, ms of CPU per client per second (the fair figure when the load generator shares the machine). */
+  cpuMsPerClientSecond: number;
   memoryMB: { rssStart: number; rssEnd: number; heapStart: number; heapAfterWarmup: number; heapEnd: number };
   /**
    * Live-heap growth after warm-up, percent: the median heap left by the major GCs of the last third of the
@@ -61,6 +63,27 @@ export interface ServerSummary {
   exceptions: number;
   /** Fixed steps the rooms' game loops dropped over the whole run (fired more than 5 steps late); 0 when healthy. */
   stepsDropped: number;
+  /**
+   * With several processes, each one's own figures (the fields above then pool them: rooms and audits
+   * summed, CPU and memory summed, loop lag and heap growth the worst process's); null with one.
+   */
+  processes: ProcessSummary[] | null;
+}
+
+/** One server process of a multi-process run. */
+export interface ProcessSummary {
+  processId: string;
+  rooms: number;
+  clients: number;
+  guards: number;
+  cpuPercentOfCore: number;
+  cpuMsPerClientSecond: number;
+  loopLagMs: { p99: number; max: number };
+  patchRateMin: number;
+  joinP99Ms: number;
+  leaks: number;
+  popIns: number;
+  misses: number;
 }
 
 /** What `npm run loadtest` reports (the JSON of `--output`, and the table). */
@@ -76,6 +99,11 @@ export interface LoadTestSummary {
   /** Bytes are WebSocket message payloads; per client, over connected client-seconds. */
   traffic: { bytesPerClientPerSecond: number; patchesPerClientPerSecond: number; messagesPerSecondIn: number; messagesPerSecondOut: number };
   roundTripMs: RunRecord["roundTripMs"];
+  /**
+   * Join round trips into existing rooms seen by the bots (matchmaking request to joined room), ms: on the process the bot
+   * asked, and across processes (null with one process, or when no join crossed).
+   */
+  joinRoundTripMs: { local: (Spread & { samples: number }) | null; crossProcess: (Spread & { samples: number }) | null };
   errors: { total: number; byKind: Record<string, number>; examples: string[]; joinFailures: string[] };
   /** What decoding bots checked themselves: the mean view, and anything held beyond the culling range. */
   clientChecks: { decodingClients: number; checks: number; meanEntitiesHeld: number; farLeaks: number; farLeakExamples: string[]; holdLimitM: number | null };
@@ -85,7 +113,7 @@ export interface LoadTestSummary {
 }
 
 /** The capacity targets a run held to them (`--targets`) must meet, each miss as a sentence. */
-export const TARGETS = Object.freeze({ patchRateMin: 19, loopLagP99Ms: 25, joinP99Ms: 5, heapGrowthPercent: 10, soakStallMs: 100 });
+export const TARGETS = Object.freeze({ patchRateMin: 19, loopLagP99Ms: 25, joinP99Ms: 5, heapGrowthPercent: 10, soakStallMs: 100, crossProcessJoinP99Ms: 100 });
 
 /**
  * Each target the figures miss, as a sentence starting with the target's name. `soak` (a run with churn)
@@ -113,7 +141,8 @@ function pooled(samples: number[]): Spread {
 export function summarize(run: RunRecord): LoadTestSummary {
   const measured = run.measuredSeconds;
   const t = run.traffic;
-  const server = run.server === undefined ? null : serverSummary(run);
+  const server = run.servers.length === 0 ? null : serverSummary(run, run.servers);
+  const joinRoundTripMs = { local: samplesSpread(run.joins.local), crossProcess: samplesSpread(run.joins.cross) };
   const problems: string[] = [];
   if (run.aborted) problems.push("interrupted before the end");
   if (run.clients.joined === 0) problems.push("no client connected");
@@ -125,6 +154,10 @@ export function summarize(run: RunRecord): LoadTestSummary {
     if (c.leaks + c.popIns + c.misses > 0) problems.push(`culling audit: ${c.leaks} leak(s), ${c.popIns} pop-in(s), ${c.misses} miss(es)`);
     if (server.exceptions > 0) problems.push(`${server.exceptions} exception(s) in the rooms`);
     if (run.options.targets) problems.push(...missedTargets(server, run.options.churn > 0));
+  }
+  const cross = joinRoundTripMs.crossProcess;
+  if (run.options.targets && cross !== null && cross.p99 > TARGETS.crossProcessJoinP99Ms) {
+    problems.push(`cross-process join p99 ${cross.p99} ms (target < ${TARGETS.crossProcessJoinP99Ms})`);
   }
   return {
     startedAt: run.startedAt,
@@ -142,6 +175,7 @@ export function summarize(run: RunRecord): LoadTestSummary {
       messagesPerSecondOut: round(measured > 0 ? (t.framesOutEnd - t.framesOutWarm) / measured : 0, 0),
     },
     roundTripMs: { p50: round(run.roundTripMs.p50, 3), p99: round(run.roundTripMs.p99, 3), max: round(run.roundTripMs.max, 3), samples: run.roundTripMs.samples },
+    joinRoundTripMs,
     errors: { total: run.errors.total, byKind: { ...run.errors.counts }, examples: run.errors.examples, joinFailures: run.joinFailures },
     clientChecks: {
       decodingClients: run.clients.decoding,
@@ -157,12 +191,12 @@ export function summarize(run: RunRecord): LoadTestSummary {
   };
 }
 
-function serverSummary(run: RunRecord): ServerSummary | null {
-  const watch = run.server!;
+/** A process's marks and its rooms of this run, or undefined when a mark is missing. */
+function processReadings(run: RunRecord, watch: ServerWatch) {
   const start = watch.marks.get("start");
   const end = watch.marks.get("end");
   const warm = watch.marks.get("warm") ?? watch.marks.get("rooms") ?? start;
-  if (start === undefined || end === undefined || warm === undefined) return null;
+  if (start === undefined || end === undefined || warm === undefined) return undefined;
   const ours = (reading: StatsReading) => reading.rooms.filter((r) => run.roomIds.includes(r.roomId));
   const endRooms = ours(end);
   const warmRooms = new Map(ours(warm).map((r) => [r.roomId, r]));
@@ -171,15 +205,34 @@ function serverSummary(run: RunRecord): ServerSummary | null {
     const w = warmRooms.get(e.roomId);
     return w === undefined ? [] : [[w, e] as [RoomReading, RoomReading]];
   });
-  const delta = (f: (r: RoomReading) => number) => pairs.reduce((n, [w, e]) => n + f(e) - f(w), 0);
-  const patchRates = pairs.map(([w, e]) => (seconds > 0 ? (e.patches - w.patches) / seconds : 0)).sort((a, b) => a - b);
-  const ticks = delta((r) => r.ticks);
-
   // Loop-lag windows wholly inside the measured time; for a run shorter than a window, the one in progress.
   const lagSeconds = end.eventLoopLagMs.windowSeconds;
   let windows = [...watch.lagWindows.values()].filter((w) => w.endedAtMs - lagSeconds * 1000 >= warm.sampledAtMs - 50 && w.endedAtMs <= end.sampledAtMs);
   if (windows.length === 0) windows = [end.eventLoopLagMs.current];
   const p99s = windows.map((w) => w.p99).sort((a, b) => a - b);
+  const cpuSeconds = (r: StatsReading) => r.cpu.userSeconds + r.cpu.systemSeconds;
+  return {
+    watch, start, warm, end, endRooms, pairs, seconds,
+    patchRates: pairs.map(([w, e]) => (seconds > 0 ? (e.patches - w.patches) / seconds : 0)),
+    lag: { p99: pooledPercentile(windows, 0.99), worstWindowP99: p99s[p99s.length - 1]!, p99Median: median(p99s), max: Math.max(...windows.map((w) => w.max)), windows: windows.length },
+    cpuPercent: seconds > 0 ? (100 * (cpuSeconds(end) - cpuSeconds(warm))) / seconds : 0,
+    heap: liveHeapGrowth(watch.heapAfterGc, warm.sampledAtMs, end.sampledAtMs),
+    heapFloor: heapGrowth(watch.heap, warm.sampledAtMs, end.sampledAtMs),
+  };
+}
+
+function serverSummary(run: RunRecord, watches: readonly ServerWatch[]): ServerSummary | null {
+  const each = watches.map((w) => processReadings(run, w));
+  if (each.length === 0 || each.some((p) => p === undefined)) return null;
+  const ps = each as NonNullable<(typeof each)[number]>[];
+  const endRooms = ps.flatMap((p) => p.endRooms);
+  const pairs = ps.flatMap((p) => p.pairs);
+  const delta = (f: (r: RoomReading) => number) => pairs.reduce((n, [w, e]) => n + f(e) - f(w), 0);
+  const patchRates = ps.flatMap((p) => p.patchRates).sort((a, b) => a - b);
+  const ticks = delta((r) => r.ticks);
+  const seconds = Math.max(...ps.map((p) => p.seconds));
+  const worst = (f: (p: (typeof ps)[number]) => number) => Math.max(...ps.map(f));
+  const total = (f: (p: (typeof ps)[number]) => number) => ps.reduce((n, p) => n + f(p), 0);
 
   const spread = (f: (r: RoomReading) => Spread): Spread => ({
     p50: round(median(endRooms.map((r) => f(r).p50)), 3),
@@ -187,24 +240,42 @@ function serverSummary(run: RunRecord): ServerSummary | null {
     max: round(Math.max(0, ...endRooms.map((r) => f(r).max)), 3),
   });
   const sum = (f: (r: RoomReading) => number) => endRooms.reduce((n, r) => n + f(r), 0);
-  const cpuSeconds = (r: StatsReading) => r.cpu.userSeconds + r.cpu.systemSeconds;
   const MB = (bytes: number) => round(bytes / 1e6, 1);
+  const clients = sum((r) => r.clients);
+  const cpuPercent = total((p) => p.cpuPercent);
+  const growths = ps.map((p) => p.heap.heapGrowthPercent);
+  const floors = ps.map((p) => p.heapFloor);
+  const thirds = (f: (p: (typeof ps)[number]) => number | null) => (ps.some((p) => f(p) === null) ? null : round(total((p) => f(p)!), 1));
   return {
     rooms: endRooms.length,
     guardsPerRoom: endRooms[0]?.guards ?? 0,
     cullingEnabled: endRooms.every((r) => r.cullingEnabled),
     patchRatePerRoom: { min: round(patchRates[0] ?? 0, 2), p50: round(median(patchRates), 2) },
-    loopLagMs: { p99: round(pooledPercentile(windows, 0.99), 2), worstWindowP99: round(p99s[p99s.length - 1]!, 2), p99Median: round(median(p99s), 2), max: round(Math.max(...windows.map((w) => w.max)), 2), windows: windows.length },
+    loopLagMs: {
+      p99: round(worst((p) => p.lag.p99), 2),
+      worstWindowP99: round(worst((p) => p.lag.worstWindowP99), 2),
+      p99Median: round(worst((p) => p.lag.p99Median), 2),
+      max: round(worst((p) => p.lag.max), 2),
+      windows: total((p) => p.lag.windows),
+    },
     tickMs: spread((r) => r.tickMs),
     // Pooled over every join of every room: a room sees 25 joins, so its own p99 is its slowest join.
     joinMs: { ...pooled(endRooms.flatMap((r) => r.joinSamplesMs ?? [])), joins: sum((r) => r.joinMs?.samples ?? 0) },
     joinWorkMs: pooled(endRooms.flatMap((r) => r.joinWorkSamplesMs ?? [])),
     patchMs: spread((r) => r.patchMs),
     lateMs: endRooms.length > 0 && endRooms.every((r) => r.lateMs !== undefined) ? spread((r) => r.lateMs!) : null,
-    cpuPercentOfCore: round(seconds > 0 ? (100 * (cpuSeconds(end) - cpuSeconds(warm))) / seconds : 0, 1),
-    memoryMB: { rssStart: MB(start.memory.rss), rssEnd: MB(end.memory.rss), heapStart: MB(start.memory.heapUsed), heapAfterWarmup: MB(warm.memory.heapUsed), heapEnd: MB(end.memory.heapUsed) },
-    ...liveHeapGrowth(watch.heapAfterGc, warm.sampledAtMs, end.sampledAtMs),
-    heapFloorGrowthPercent: heapGrowth(watch.heap, warm.sampledAtMs, end.sampledAtMs),
+    cpuPercentOfCore: round(cpuPercent, 1),
+    cpuMsPerClientSecond: round(clients > 0 ? (cpuPercent * 10) / clients : 0, 3),
+    memoryMB: {
+      rssStart: MB(total((p) => p.start.memory.rss)),
+      rssEnd: MB(total((p) => p.end.memory.rss)),
+      heapStart: MB(total((p) => p.start.memory.heapUsed)),
+      heapAfterWarmup: MB(total((p) => p.warm.memory.heapUsed)),
+      heapEnd: MB(total((p) => p.end.memory.heapUsed)),
+    },
+    heapGrowthPercent: growths.some((g) => g === null) ? (ps.length === 1 ? null : maxOrNull(growths)) : Math.max(...(growths as number[])),
+    liveHeapMB: { majorGcs: total((p) => p.heap.liveHeapMB.majorGcs), firstThird: thirds((p) => p.heap.liveHeapMB.firstThird), lastThird: thirds((p) => p.heap.liveHeapMB.lastThird) },
+    heapFloorGrowthPercent: maxOrNull(floors),
     visionRaysPerTick: round(ticks > 0 ? delta((r) => r.rays) / ticks : 0, 1),
     stalenessMaxTicks: Math.max(0, ...endRooms.map((r) => r.stalenessMax)),
     awarenessEventsPerRoomPerSecond: round(seconds > 0 && pairs.length > 0 ? delta((r) => r.detectionEvents) / seconds / pairs.length : 0, 2),
@@ -220,7 +291,36 @@ function serverSummary(run: RunRecord): ServerSummary | null {
     errorDisconnects: sum((r) => r.errorDisconnects),
     exceptions: sum((r) => r.exceptions),
     stepsDropped: sum((r) => r.stepsDropped ?? 0),
+    processes: ps.length < 2 ? null : ps.map((p) => {
+      const n = p.endRooms.reduce((k, r) => k + r.clients, 0);
+      const roomSum = (f: (r: RoomReading) => number) => p.endRooms.reduce((k, r) => k + f(r), 0);
+      return {
+        processId: p.end.processId ?? "?",
+        rooms: p.endRooms.length,
+        clients: n,
+        guards: roomSum((r) => r.guards),
+        cpuPercentOfCore: round(p.cpuPercent, 1),
+        cpuMsPerClientSecond: round(n > 0 ? (p.cpuPercent * 10) / n : 0, 3),
+        loopLagMs: { p99: round(p.lag.p99, 2), max: round(p.lag.max, 2) },
+        patchRateMin: round(Math.min(...p.patchRates, Infinity) === Infinity ? 0 : Math.min(...p.patchRates), 2),
+        joinP99Ms: pooled(p.endRooms.flatMap((r) => r.joinSamplesMs ?? [])).p99,
+        leaks: roomSum((r) => r.culling.leaks),
+        popIns: roomSum((r) => r.culling.popIns),
+        misses: roomSum((r) => r.culling.misses),
+      };
+    }),
   };
+}
+
+/** The largest of the non-null values, null when all are null. */
+function maxOrNull(values: readonly (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length === 0 ? null : Math.max(...known);
+}
+
+/** p50, p99 and max of samples (ms) with their count; null for none. */
+function samplesSpread(samples: readonly number[]): (Spread & { samples: number }) | null {
+  return samples.length === 0 ? null : { ...pooled([...samples]), samples: samples.length };
 }
 
 /**
@@ -285,13 +385,17 @@ export function formatTable(s: LoadTestSummary): string {
   add("patches / client / s received", String(s.traffic.patchesPerClientPerSecond));
   add("messages / s in, out", `${s.traffic.messagesPerSecondIn}, ${s.traffic.messagesPerSecondOut}`);
   add("round trip p50 / p99 / max", `${ms(s.roundTripMs.p50)} / ${ms(s.roundTripMs.p99)} / ${ms(s.roundTripMs.max)} (${s.roundTripMs.samples} pings)`);
+  const joinTrip = (j: (Spread & { samples: number }) | null) => (j === null ? "-" : `${j.p50} / ${j.p99} / ${j.max} ms (${j.samples})`);
+  add("join round trip p50 / p99 / max, same process", joinTrip(s.joinRoundTripMs.local));
+  if (s.joinRoundTripMs.crossProcess !== null) add("  across processes", `${joinTrip(s.joinRoundTripMs.crossProcess)}${s.options.targets ? ` (target p99 < ${TARGETS.crossProcessJoinP99Ms})` : ""}`);
   add("errors", s.errors.total === 0 ? "0" : `${s.errors.total} (${Object.entries(s.errors.byKind).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ")})`);
   add("decoding clients: mean view, far leaks", `${s.clientChecks.meanEntitiesHeld} entities, ${s.clientChecks.farLeaks} beyond ${s.clientChecks.holdLimitM ?? "-"} m`);
   const v = s.server;
   if (v === null) {
     add("server figures", s.serverNote ?? "none");
   } else {
-    add("server: guards per room, culling", `${v.guardsPerRoom}, ${v.cullingEnabled ? "on" : "off"}`);
+    const guards = s.options.guards as number[] | undefined;
+    add("server: guards per room, culling", `${guards !== undefined && guards.length > 1 ? guards.join(", ") + " in turn" : v.guardsPerRoom}, ${v.cullingEnabled ? "on" : "off"}`);
     // Targets are printed only when the run is held to them: a run never says ok next to a missed target.
     const target = (text: string) => (s.options.targets ? `; target ${text}` : "");
     add("patch rate per room min / p50", `${v.patchRatePerRoom.min} / ${v.patchRatePerRoom.p50} per s${s.options.targets ? ` (target >= ${TARGETS.patchRateMin})` : ""}`);
@@ -301,7 +405,7 @@ export function formatTable(s: LoadTestSummary): string {
     add("  of which the join's own work, GC pauses taken off", `${v.joinWorkMs.p50} / ${v.joinWorkMs.p99} / ${v.joinWorkMs.max} ms`);
     add("patch broadcast p50 / p99 / max", `${v.patchMs.p50} / ${v.patchMs.p99} / ${v.patchMs.max} ms`);
     if (v.lateMs !== null) add("firing lateness p50 / p99 / max", `${v.lateMs.p50} / ${v.lateMs.p99} / ${v.lateMs.max} ms (how long a room's due step waited for the loop)`);
-    add("server CPU", `${v.cpuPercentOfCore}% of a core`);
+    add("server CPU", `${v.cpuPercentOfCore}% of a core, ${v.cpuMsPerClientSecond} ms per client per s`);
     add("RSS start / end", `${v.memoryMB.rssStart} / ${v.memoryMB.rssEnd} MB`);
     add("heap start / after warm-up / end", `${v.memoryMB.heapStart} / ${v.memoryMB.heapAfterWarmup} / ${v.memoryMB.heapEnd} MB`);
     const live = v.liveHeapMB;
@@ -314,6 +418,9 @@ export function formatTable(s: LoadTestSummary): string {
     add("leaks / pop-ins / misses", c.auditedClientTicks === 0 ? `${c.leaks} / ${c.popIns} / ${c.misses} (NOT audited: 0 proves nothing)` : `${c.leaks} / ${c.popIns} / ${c.misses} (${c.auditedClientTicks} client-ticks audited)`);
     add("rejected inputs, error closes, exceptions", `${v.rejectedInputs}, ${v.errorDisconnects}, ${v.exceptions}`);
     add("steps dropped by late loops (whole run)", String(v.stepsDropped));
+    for (const p of v.processes ?? []) {
+      add(`process ${p.processId}`, `${p.rooms} rooms, ${p.clients} clients, ${p.guards} guards; CPU ${p.cpuPercentOfCore}% (${p.cpuMsPerClientSecond} ms per client per s); lag p99 ${p.loopLagMs.p99} ms, max ${p.loopLagMs.max} ms; patch rate min ${p.patchRateMin}; join p99 ${p.joinP99Ms} ms; leaks / pop-ins / misses ${p.leaks} / ${p.popIns} / ${p.misses}`);
+    }
   }
   add("load generator", `${s.generator.cpuPercentOfCore}% of a core, loop lag p99 ${s.generator.loopLagP99Ms} ms${s.generator.loopLagP99Ms > 50 ? " (saturated: its round trips and rates are partly its own)" : ""}`);
   const width = Math.max(...rows.map(([label]) => label.length));

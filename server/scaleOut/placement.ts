@@ -25,7 +25,7 @@ export const DEFAULT_SATURATION: Saturation = Object.freeze({ busy: 0.85, lagP99
 
 /**
  * The process with the most headroom: the one whose rooms weigh least (its published weight plus what was
- * placed on it since it last published), among those not saturated by their measured loop; a process
+ * placed on it since it last published), among those whose rooms do not saturate their loop; a process
  * that has not published yet weighs nothing (it has just started). Ties go to fewer rooms, then to the
  * lower process id, so every matchmaker picks the same one from the same figures.
  */
@@ -38,7 +38,8 @@ export function pickProcess(
   let best: { id: string; full: boolean; weight: number; rooms: number } | undefined;
   for (const c of candidates) {
     const load = loads.get(c.processId);
-    const full = load !== undefined && (load.busy >= saturation.busy || load.lagP99Ms >= saturation.lagP99Ms);
+    // A process without rooms is never full: what keeps its loop busy then is starting up, not playing.
+    const full = load !== undefined && load.rooms > 0 && (load.busy >= saturation.busy || load.lagP99Ms >= saturation.lagP99Ms);
     const weight = (load?.weight ?? 0) + (pending.get(c.processId) ?? 0);
     const entry = { id: c.processId, full, weight, rooms: c.roomCount };
     if (best === undefined || before(entry, best)) best = entry;
@@ -62,35 +63,25 @@ export function expectedWeight(clientOptions: unknown): number {
 /**
  * A `selectProcessIdToCreateRoom` for Colyseus that places each new room on the process with the most
  * headroom ({@link pickProcess}) rather than the one with the fewest rooms: rooms differ a lot in cost.
- * Rooms this process placed recently count as pending on their host until its next publication has
- * them, so a burst of creates does not all land on the process that looked lightest a second ago. If the
- * figures cannot be read, the room goes where Colyseus would have put it (fewest rooms).
+ * Every placement is added to a shared tally at once, and a process's publication says how much of that
+ * tally its figures already hold; the rest counts as pending on it, so a burst of creates through several
+ * matchmakers does not all land on the process that looked lightest a second ago. If the figures cannot
+ * be read, the room goes where Colyseus would have put it (fewest rooms).
  */
 export function loadAwarePlacement(board: ProcessLoadBoard, saturation: Saturation = DEFAULT_SATURATION) {
-  const placed: { processId: string; weight: number; at: number }[] = [];
   return async (_roomName: string, clientOptions: unknown): Promise<string> => {
     const candidates = await matchMaker.stats.fetchAll();
-    let loads: Map<string, ProcessLoad>;
+    let loads = new Map<string, ProcessLoad>();
+    let placed = new Map<string, number>();
     try {
-      loads = await board.readAll();
+      [loads, placed] = await Promise.all([board.readAll(), board.readPlaced()]);
     } catch {
-      loads = new Map();
+      // Advice only: without it, the room count decides (the tie-breaks of pickProcess).
     }
-    const now = Date.now();
     const pending = new Map<string, number>();
-    for (let i = placed.length - 1; i >= 0; i--) {
-      const p = placed[i]!;
-      const published = loads.get(p.processId)?.at ?? 0;
-      // Once its host has published after the placement (and a room takes a moment to be created), the
-      // room is in the host's own figures.
-      if (published > p.at + board.intervalMs || now - p.at > 10 * board.intervalMs) {
-        placed.splice(i, 1);
-        continue;
-      }
-      pending.set(p.processId, (pending.get(p.processId) ?? 0) + p.weight);
-    }
+    for (const [id, total] of placed) pending.set(id, Math.max(0, total - (loads.get(id)?.placedSeen ?? 0)) / 1000);
     const chosen = pickProcess(candidates, loads, pending, saturation) ?? matchMaker.processId;
-    placed.push({ processId: chosen, weight: expectedWeight(clientOptions), at: now });
+    await board.recordPlacement(chosen, expectedWeight(clientOptions)).catch(() => undefined);
     return chosen;
   };
 }

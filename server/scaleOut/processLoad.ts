@@ -4,6 +4,11 @@ import { localStealthRooms, processLoopLag } from "../rooms/serverFigures.js";
 
 /** The presence hash every process writes its load into, one field per process id. */
 export const LOAD_KEY = "sightline:load";
+/**
+ * The presence hash of room weight placed on each process so far, in thousandths, by every matchmaker
+ * (only ever incremented, so concurrent placements add up).
+ */
+export const PLACED_KEY = "sightline:placed";
 
 /** What one process says about its own load, published through presence about once a second. */
 export interface ProcessLoad {
@@ -20,6 +25,11 @@ export interface ProcessLoad {
   guards: number;
   /** Modelled cost of its rooms, in room weights (see {@link roomWeight}). */
   weight: number;
+  /**
+   * The weight placed on it (thousandths, from {@link PLACED_KEY}) as read just before it measured: what
+   * was placed after that is not in `weight` yet.
+   */
+  placedSeen: number;
 }
 
 /**
@@ -71,10 +81,28 @@ export class ProcessLoadBoard {
     this.timer = undefined;
     await this.publishing;
     await this.presence.hdel(LOAD_KEY, matchMaker.processId).catch(() => undefined);
+    await this.presence.hdel(PLACED_KEY, matchMaker.processId).catch(() => undefined);
+  }
+
+  /** Records that a room of `weight` was placed on `processId`, for every matchmaker to see at once. */
+  async recordPlacement(processId: string, weight: number): Promise<void> {
+    await this.presence.hincrby(PLACED_KEY, processId, Math.round(weight * 1000));
+  }
+
+  /** Weight placed on each process so far, thousandths. */
+  async readPlaced(): Promise<Map<string, number>> {
+    const raw = (await this.presence.hgetall(PLACED_KEY)) ?? {};
+    const placed = new Map<string, number>();
+    for (const [id, text] of Object.entries(raw)) {
+      const n = Number(text);
+      if (Number.isFinite(n)) placed.set(id, n);
+    }
+    return placed;
   }
 
   /** This process's figures, now. */
   async measure(): Promise<ProcessLoad> {
+    const placedSeen = Number((await this.presence.hget(PLACED_KEY, matchMaker.processId)) ?? 0) || 0;
     const elu = performance.eventLoopUtilization(this.lastElu);
     this.lastElu = performance.eventLoopUtilization();
     const rooms = await localStealthRooms();
@@ -96,6 +124,7 @@ export class ProcessLoadBoard {
       rooms: rooms.length,
       guards,
       weight,
+      placedSeen,
     };
   }
 
@@ -118,6 +147,12 @@ export class ProcessLoadBoard {
       await this.presence.hdel(LOAD_KEY, id);
       removed.push(id);
     }
+    for (const id of (await this.readPlaced()).keys()) {
+      if (!alive.has(id) && !removed.includes(id)) {
+        await this.presence.hdel(PLACED_KEY, id);
+        removed.push(id);
+      }
+    }
     return removed;
   }
 
@@ -136,7 +171,7 @@ export class ProcessLoadBoard {
 function parseLoad(processId: string, text: string): ProcessLoad | undefined {
   try {
     const v = JSON.parse(text) as Partial<ProcessLoad>;
-    const numbers = [v.at, v.busy, v.lagP99Ms, v.ccu, v.rooms, v.guards, v.weight];
+    const numbers = [v.at, v.busy, v.lagP99Ms, v.ccu, v.rooms, v.guards, v.weight, v.placedSeen];
     if (!numbers.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0)) return undefined;
     return { ...(v as ProcessLoad), processId };
   } catch {

@@ -76,6 +76,26 @@ describe("npm run loadtest", () => {
     await expect(fetch(`http://127.0.0.1:${port}/stats`)).rejects.toThrow();
   });
 
+  it("runs bots across two processes sharing a Redis it starts, and reports each process and the joins that crossed", async () => {
+    const output = join(dir, "cluster.json");
+    const run = await loadtest(["--local", "--processes", "2", "--clients", "12", "--rooms", "4", "--duration", "4", "--warmup", "1", "--ramp", "1", "--thin", "--audit", "1", "--output", output], 60_000);
+    expect(run.code, run.stderr).toBe(0);
+    const s = JSON.parse(await readFile(output, "utf8")) as LoadTestSummary;
+    expect(s.ok, s.problems.join("; ")).toBe(true);
+    expect(s.clients).toMatchObject({ joined: 12, failed: 0 });
+    const processes = s.server!.processes!;
+    expect(processes).toHaveLength(2);
+    expect(new Set(processes.map((p) => p.processId)).size).toBe(2);
+    // Four equal rooms, placed by headroom: two on each.
+    expect(processes.map((p) => p.rooms)).toEqual([2, 2]);
+    expect(processes.reduce((n, p) => n + p.clients, 0)).toBe(12);
+    expect(s.server!.rooms).toBe(4);
+    // Bots matchmake through the processes in turn, so some joins land on the other process.
+    expect(s.joinRoundTripMs.crossProcess?.samples).toBeGreaterThan(0);
+    expect(s.joinRoundTripMs.local?.samples).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/^process \S+\s+2 rooms, \d+ clients/m);
+  });
+
   it("fails with a non-zero exit when no server answers", async () => {
     const run = await loadtest(["--endpoint", `ws://127.0.0.1:${await freePort()}`, "--clients", "2", "--duration", "2"]);
     expect(run.code).toBe(1);

@@ -62,6 +62,18 @@ describe("load-test flags", () => {
     expect(parse("--local", "--culling", "off", "--audit", "0.5")).toMatchObject({ local: true, culling: "off", audit: 0.5, endpoint: "" });
   });
 
+  it("several processes and their placement go with --local, and a guards list cycles over the rooms", () => {
+    expect(parse("--local", "--processes", "2", "--placement", "rooms")).toMatchObject({ processes: 2, placement: "rooms" });
+    expect(parse("--local")).toMatchObject({ processes: 1, placement: "load" });
+    expect(parse("--guards", "8,128").guards).toEqual([8, 128]);
+    expect(parse("--guards", "64").guards).toEqual([64]);
+    expect(refusal("--processes", "2")).toMatch(/--processes .* needs --local/);
+    expect(refusal("--local", "--processes", "9")).toMatch(/--processes must be a number from 1 to 8/);
+    expect(refusal("--local", "--placement", "load")).toMatch(/--placement .* needs --processes 2/);
+    expect(refusal("--local", "--processes", "2", "--placement", "random")).toMatch(/--placement must be load or rooms/);
+    expect(refusal("--guards", "8,lots")).toMatch(/--guards must be a number/);
+  });
+
   it("knows loopback hosts", () => {
     for (const host of ["127.0.0.1", "127.10.0.3", "localhost", "::1", "[::1]"]) expect(isLoopback(host), host).toBe(true);
     for (const host of ["10.0.0.1", "0.0.0.0", "127.0.0.1.example.com", "localhost.example.com", "example.com"]) expect(isLoopback(host), host).toBe(false);

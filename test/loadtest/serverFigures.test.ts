@@ -73,8 +73,11 @@ describe("server figures", () => {
     expect(mine("sightline_room_ticks_total")[0]!.value).toBeGreaterThan(0);
     expect(Number.isInteger(mine("sightline_room_steps_dropped_total")[0]!.value)).toBe(true); // exposed (its value depends on the machine)
     expect(mine("sightline_room_culling_audited_client_ticks_total")[0]!.value).toBeGreaterThan(0);
-    expect(exposed.get("sightline_process_cpu_seconds_total")!.map((s) => s.labels).sort()).toEqual(['{mode="system"}', '{mode="user"}']);
-    expect(exposed.get("sightline_event_loop_lag_seconds")!.map((s) => s.labels).sort()).toEqual(['{quantile="0.5"}', '{quantile="0.99"}', '{quantile="1"}']);
+    // Every series names the process, so one scrape config covers a cluster of them.
+    const self = (await (await fetch(`http://127.0.0.1:${server!.port}/stats`)).json()) as { processId: string };
+    expect(exposed.get("sightline_process_cpu_seconds_total")!.map((s) => s.labels).sort()).toEqual([`{mode="system",process="${self.processId}"}`, `{mode="user",process="${self.processId}"}`]);
+    for (const [name, series] of exposed) for (const one of series) expect(one.labels, name).toContain(`process="${self.processId}"`);
+    expect(exposed.get("sightline_event_loop_lag_seconds")!.map((s) => s.labels).sort()).toEqual(["0.5", "0.99", "1"].map((q) => `{quantile="${q}",process="${self.processId}"}`));
 
     const stats = (await (await fetch(`${http}/stats`)).json()) as {
       sampledAtMs: number;

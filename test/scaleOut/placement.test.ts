@@ -5,7 +5,7 @@ import { roomWeight, type ProcessLoad } from "../../server/scaleOut/processLoad.
 import { checkPublicAddress, checkRedisUrl, derivedPublicAddress } from "../../server/scaleOut/scaleOut.js";
 
 function load(processId: string, figures: Partial<ProcessLoad>): ProcessLoad {
-  return { processId, at: 0, busy: 0.2, lagP99Ms: 2, ccu: 0, rooms: 0, guards: 0, weight: 0, ...figures };
+  return { processId, at: 0, busy: 0.2, lagP99Ms: 2, ccu: 0, rooms: 0, guards: 0, weight: 0, placedSeen: 0, ...figures };
 }
 
 const two: Candidate[] = [
@@ -33,12 +33,15 @@ describe("load-aware room placement", () => {
 
   it("a process whose loop is saturated goes last, whatever its weight", () => {
     const loads = new Map([
-      ["a", load("a", { weight: 1, busy: 0.95 })],
-      ["b", load("b", { weight: 40 })],
+      ["a", load("a", { rooms: 1, weight: 1, busy: 0.95 })],
+      ["b", load("b", { rooms: 4, weight: 40 })],
     ]);
     expect(pickProcess(two, loads, new Map())).toBe("b");
-    const lagging = new Map([...loads, ["a", load("a", { weight: 1, lagP99Ms: 80 })]]);
+    const lagging = new Map([...loads, ["a", load("a", { rooms: 1, weight: 1, lagP99Ms: 80 })]]);
     expect(pickProcess(two, lagging, new Map())).toBe("b");
+    // Busy while starting up, with no room yet: not full.
+    const starting = new Map([...loads, ["a", load("a", { rooms: 0, weight: 0, busy: 0.99, lagP99Ms: 120 })]]);
+    expect(pickProcess(two, starting, new Map())).toBe("a");
   });
 
   it("a process that has not published yet is taken as empty, and ties go to fewer rooms then the lower id", () => {
