@@ -20,8 +20,9 @@ import { MIN_SPECTATOR_TOKEN } from "./rooms/spectators.js";
  * - `TRUST_PROXY_HOPS` (default 0): reverse proxies in front whose `X-Forwarded-For` names the client.
  * - `REDIS_URL=redis://host:port` shares matchmaking with every process given the same URL (Colyseus's
  *   Redis presence and driver); unset, this is one process with in-memory presence;
- * - `PUBLIC_ADDRESS=host:port` (with REDIS_URL): where clients reach this process (default: HOST:PORT, the
- *   machine's host name for a wildcard HOST); `PLACEMENT=load|rooms` (default load): where new rooms go.
+ * - `PUBLIC_ADDRESS=host:port` or `host/path` (with REDIS_URL): where clients reach this process, `{port}`
+ *   standing for its port (default: HOST:PORT, the machine's host name for a wildcard HOST);
+ *   `PLACEMENT=load|rooms` (default load): where new rooms go.
  * SIGINT / SIGTERM shut down gracefully (clients are told, rooms disposed).
  */
 const host = process.env.HOST ?? "127.0.0.1";
@@ -78,7 +79,8 @@ if (redisUrl !== "") {
   try {
     scaled = scaleOut({
       redisUrl,
-      publicAddress: process.env.PUBLIC_ADDRESS || derivedPublicAddress(host, listenPort),
+      // "{port}" stands for this process's port, so N processes can share one setting (behind a proxy).
+      publicAddress: process.env.PUBLIC_ADDRESS ? process.env.PUBLIC_ADDRESS.replaceAll("{port}", String(listenPort)) : derivedPublicAddress(host, listenPort),
       placement: placement as "load" | "rooms",
     });
   } catch (err) {
