@@ -1,11 +1,9 @@
 import { basicAuth, defineRoom, defineServer } from "@colyseus/core";
 import { monitor } from "@colyseus/monitor";
 import { WebSocketTransport } from "@colyseus/ws-transport";
-import { readFile } from "node:fs/promises";
 import { FrontDoorServer, outsideRequest, requestAddress } from "./frontDoor.js";
-import { join } from "node:path";
 import { publicMapJson } from "./sim/publicMap.js";
-import { MAP_NAME, MAPS_DIR, MapCatalog } from "./rooms/mapCatalog.js";
+import { MAP_NAME, MapCatalog } from "./rooms/mapCatalog.js";
 import { CreateLimits } from "./rooms/createLimits.js";
 import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/StealthRoom.js";
 import { PrometheusMetrics } from "./rooms/prometheusMetrics.js";
@@ -73,13 +71,13 @@ export function createStealthServer(options: StealthServerOptions = {}) {
       app.get("/maps/:file", (req, res) => {
         const name = req.params.file.replace(/\.tmj$/, "");
         const catalog = options.room?.catalog ?? MapCatalog.bundled();
-        if (!req.params.file.endsWith(".tmj") || !MAP_NAME.test(name) || catalog.get(name) === undefined) {
+        // The catalog's own map, whichever folder or test built it: never a bundled file of the same name.
+        const map = req.params.file.endsWith(".tmj") && MAP_NAME.test(name) ? catalog.get(name) : undefined;
+        if (map === undefined) {
           res.status(404).json({ error: `no such map; available: ${catalog.names.map((n) => `${n}.tmj`).join(", ")}` });
           return;
         }
-        readFile(join(MAPS_DIR, `${name}.tmj`), "utf8")
-          .then((text) => res.type("application/json").send(JSON.stringify(publicMapJson(JSON.parse(text)))))
-          .catch(() => { if (!res.headersSent) res.status(404).json({ error: "map file not readable" }); });
+        res.type("application/json").send(JSON.stringify(publicMapJson(map.source)));
       });
       app.get("/stats", async (_req, res) => {
         const rooms = (await localStealthRooms()).map(roomFigures);

@@ -1,8 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { loadMapsDir, type MapError, type StealthMap } from "../sim/tiledMap.js";
 
-/** The folder of maps shipped with the server (`server/maps`). */import { echo, Refusal } from "./refusal.js";
+import { echo, Refusal } from "./refusal.js";
 
+/** The folder of maps shipped with the server (`server/maps`). */
 export const MAPS_DIR = fileURLToPath(new URL("../maps/", import.meta.url));
 
 /** What a map name may look like (the file name without `.tmj`): nothing that could walk a path. */

@@ -12,6 +12,8 @@ export interface StealthMap extends Omit<TiledLevel, "objects"> {
   /** The file name without extension: what the room's `map` option names. */
   name: string;
   file: string;
+  /** The Tiled JSON it was read from, as parsed (what `GET /maps/<name>.tmj` serves, guards taken out). */
+  source: unknown;
   spawns: { id: number; name: string; x: number; y: number }[];
   guards: GuardPlacement[];
   cameras: CameraPlacement[];
@@ -108,7 +110,7 @@ export function loadMapsDir(dir: string): { maps: Map<string, StealthMap>; error
 export function parseTiledMap(json: unknown, file: string, readTileset?: (source: string) => string): StealthMap {
   const level = readTiledMap(json, { file, readTileset, inflate, areaKinds: ["exit"] });
   const { objects: all, ...geometry } = level;
-  const out: StealthMap = { ...geometry, name: basename(file, extname(file)), file, spawns: [], guards: [], cameras: [], exits: [] };
+  const out: StealthMap = { ...geometry, name: basename(file, extname(file)), file, source: json, spawns: [], guards: [], cameras: [], exits: [] };
   const objects = new Map<number, TiledObject>();
   const pendingGuards: { obj: TiledObject; patrolId: number | undefined; guard: GuardPlacement }[] = [];
   for (const obj of all) {
