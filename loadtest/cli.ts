@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { LocalServer } from "./localServer.js";
+import { LocalServer, PLAIN_SERVER_ENTRY } from "./localServer.js";
 import { runLoad } from "./loadRun.js";
 import { parseLoadTestArgs, USAGE, UsageError, type LoadTestOptions } from "./options.js";
 import { ProgressLine } from "./progress.js";
@@ -82,12 +82,13 @@ async function runOnce(options: LoadTestOptions, progress: ProgressLine, signal:
   signal.addEventListener("abort", () => died.abort(), { once: true });
   try {
     if (options.local) {
-      progress.note(`starting the server (culling ${options.culling}, audit ${options.audit})...`);
+      const plain = options.server === "plain";
+      progress.note(plain ? "starting the plain peer server (no vision, no culling)..." : `starting the server (culling ${options.culling}, audit ${options.audit})...`);
       // The load generator creates every room from one address: the per-address create cap is lifted for it.
       server = current = await LocalServer.start({
         CULLING: options.culling, CULLING_AUDIT: String(options.audit), MAX_GUARDS: String(options.guards ?? 0),
         MAX_CREATES_PER_MINUTE: "100000", MAX_ROOMS: String(Math.max(64, options.rooms)),
-      });
+      }, undefined, plain ? PLAIN_SERVER_ENTRY : undefined);
       const started = server;
       progress.note(`server on ${started.endpoint}`);
       void started.exited.then(() => {

@@ -23,6 +23,11 @@ const GOAL_ATTEMPTS = 20;
 /** Ticks between progress checks; an NPC that moved less than {@link STUCK_METERS} since plans anew. */
 const CHECK_TICKS = 40;
 const STUCK_METERS = 0.2;
+/**
+ * Path searches one tick may run; an NPC past the budget waits a tick. A new room's NPCs all need a path
+ * at once, and 64 searches across a large map in one tick stalled every room of the process.
+ */
+const PLANS_PER_TICK = 4;
 
 /**
  * The plain peer's NPCs: bodies like the stealth room's guards (same radius, density and collision
@@ -46,6 +51,7 @@ export class Wanderers {
 
   /** Sets every NPC's velocity for the next world step. */
   steer(): void {
+    let plans = PLANS_PER_TICK;
     for (const w of this.list) {
       const at = w.body.getPosition();
       if (--w.checkIn <= 0) {
@@ -56,7 +62,14 @@ export class Wanderers {
         w.checkIn = CHECK_TICKS;
       }
       while (w.next < w.path.length && (w.path[w.next]!.x - at.x) ** 2 + (w.path[w.next]!.y - at.y) ** 2 < this.arrive ** 2) w.next++;
-      if (w.next >= w.path.length) this.plan(w, at.x, at.y);
+      if (w.next >= w.path.length) {
+        if (plans > 0) {
+          plans--;
+          this.plan(w, at.x, at.y);
+        } else {
+          w.path.length = 0;
+        }
+      }
       const v = this.velocity;
       const wp = w.path[w.next];
       if (wp === undefined) {
