@@ -62,6 +62,15 @@ describe("load-test flags", () => {
     expect(parse("--local", "--culling", "off", "--audit", "0.5")).toMatchObject({ local: true, culling: "off", audit: 0.5, endpoint: "" });
   });
 
+  it("--server plain is refused without --local, and picks the peer server with it", () => {
+    expect(parse("--local").server).toBe("stealth");
+    expect(parse("--local", "--server", "plain")).toMatchObject({ local: true, server: "plain" });
+    expect(refusal("--server", "plain")).toMatch(/--server .* needs --local/);
+    expect(refusal("--server", "plain", "--endpoint", "ws://127.0.0.1:2567")).toMatch(/--server .* needs --local/);
+    expect(refusal("--local", "--server", "colyseus")).toMatch(/--server must be stealth or plain \(got "colyseus"\)/);
+    expect(refusal("--local", "--server")).toMatch(/argument missing/);
+  });
+
   it("knows loopback hosts", () => {
     for (const host of ["127.0.0.1", "127.10.0.3", "localhost", "::1", "[::1]"]) expect(isLoopback(host), host).toBe(true);
     for (const host of ["10.0.0.1", "0.0.0.0", "127.0.0.1.example.com", "localhost.example.com", "example.com"]) expect(isLoopback(host), host).toBe(false);
