@@ -33,7 +33,7 @@ const PLANS_PER_TICK = 4;
  * The plain peer's NPCs: bodies like the stealth room's guards (same radius, density and collision
  * categories), walking at a guard's patrol speed between random reachable spots, with none of a guard's
  * eyes, awareness or behaviour. They start where the stealth room places its generated guards (the same
- * placement code and seed), so both rooms start their crowds in the same spots.
+ * placement code, with the same random numbers), so both rooms start their crowds in the same spots.
  */
 export class Wanderers {
   readonly list: Wanderer[] = [];
