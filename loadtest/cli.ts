@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { LocalCluster } from "./cluster/localCluster.js";
-import { LocalServer } from "./localServer.js";
+import { LocalServer, PLAIN_SERVER_ENTRY } from "./localServer.js";
 import { runLoad } from "./loadRun.js";
 import { parseLoadTestArgs, USAGE, UsageError, type LoadTestOptions } from "./options.js";
 import { ProgressLine } from "./progress.js";
@@ -89,7 +89,10 @@ async function runOnce(options: LoadTestOptions, progress: ProgressLine, signal:
   try {
     if (options.local) {
       const many = options.processes > 1;
-      progress.note(`starting ${many ? `Redis and ${options.processes} server processes (placement ${options.placement})` : "the server"} (culling ${options.culling}, audit ${options.audit})...`);
+      const plain = options.server === "plain";
+      progress.note(plain
+        ? "starting the plain peer server (no vision, no culling)..."
+        : `starting ${many ? `Redis and ${options.processes} server processes (placement ${options.placement})` : "the server"} (culling ${options.culling}, audit ${options.audit})...`);
       // The load generator creates every room from one address: the per-address create cap is lifted for it.
       const env: Record<string, string> = {
         CULLING: options.culling, CULLING_AUDIT: String(options.audit), MAX_GUARDS: String(Math.max(0, ...(options.guards ?? []))),
@@ -101,7 +104,7 @@ async function runOnce(options: LoadTestOptions, progress: ProgressLine, signal:
         current = cluster;
         servers = cluster.members.map((m) => m.server);
       } else {
-        const one = await LocalServer.start(env);
+        const one = await LocalServer.start(env, undefined, plain ? PLAIN_SERVER_ENTRY : undefined);
         current = one;
         servers = [one];
       }

@@ -7,6 +7,8 @@ import { join } from "node:path";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Lines of the server's output kept for error reports. */
 const TAIL_LINES = 40;
+/** The load test's plain peer server (`--server plain`), started exactly as ours is but for the script. */
+export const PLAIN_SERVER_ENTRY = "loadtest/peer/plainServer.ts";
 
 /**
  * The stealth server as a child process, for `npm run loadtest:local`: `server/index.ts` through this
@@ -40,9 +42,10 @@ export class LocalServer {
   /**
    * Starts the server with `env` added to this process's environment, and resolves once it listens.
    * Rejects (after killing it) if it exits or prints no port within `timeoutMs`, with its last output.
+   * `entry` runs another server script (e.g. {@link PLAIN_SERVER_ENTRY}) with the same Node arguments.
    */
-  static start(env: Record<string, string>, timeoutMs = 30_000): Promise<LocalServer> {
-    const child = spawn(process.execPath, startArguments(), {
+  static start(env: Record<string, string>, timeoutMs = 30_000, entry?: string): Promise<LocalServer> {
+    const child = spawn(process.execPath, startArguments(entry), {
       cwd: ROOT,
       env: { ...process.env, ...env, HOST: "127.0.0.1", PORT: "0" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -118,10 +121,13 @@ export class LocalServer {
 /**
  * The arguments `npm start` gives Node (its `start` script without the leading `node`): the local server
  * runs exactly as `npm start` does, V8 flags included, with package.json as the one place they are set.
+ * With `entry`, that script replaces the server's (the last word), so a peer server runs under the same flags.
  */
-export function startArguments(): string[] {
+export function startArguments(entry?: string): string[] {
   const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
   const words = scripts.start!.trim().split(/\s+/);
   if (words[0] !== "node") throw new Error(`package.json's start script must run node (got ${JSON.stringify(scripts.start)})`);
-  return words.slice(1);
+  const args = words.slice(1);
+  if (entry !== undefined) args[args.length - 1] = entry;
+  return args;
 }

@@ -45,6 +45,11 @@ export interface LoadTestOptions {
   culling: "on" | "off";
   audit: number;
   /**
+   * With `local`: which server to start. `plain` is the peer baseline (`loadtest/peer/`): a plain Colyseus
+   * room of the same shape with no vision, culling or StateView, to set our figures against.
+   */
+  server: "stealth" | "plain";
+  /**
    * Hold the run to the capacity targets (patch rate >= 19 per room, event-loop lag p99 <= 25 ms, live
    * heap growth < 10%): a miss fails it. Off, the figures are printed without targets.
    */
@@ -91,6 +96,9 @@ export const USAGE = `usage: npm run loadtest -- [flags]          (against a run
   --no-server-stats      do not poll GET /stats (for a server that does not serve it)
   --culling on|off       with --local: the server's culling (off: every view holds everything)
   --audit <f>            with --local: share of clients the culling audit checks, 0..1 (default 0.1)
+  --server stealth|plain with --local: the server to start (default stealth); plain is the peer baseline,
+                         a plain Colyseus room of the same shape with no vision or culling (--culling and
+                         --audit do not apply to it)
   --runs <n>             runs in a row, 1..10, each on a fresh local server with --local; the report
                          adds the median and worst of each figure and, per target, the runs that met it
   --results-dir <dir>    save each run's summary JSON there as <date>-<commit>-<label>-run<i>.json
@@ -124,6 +132,7 @@ const FLAGS = {
   "no-server-stats": { type: "boolean" },
   culling: { type: "string" },
   audit: { type: "string" },
+  server: { type: "string" },
   targets: { type: "boolean" },
   runs: { type: "string" },
   "results-dir": { type: "string" },
@@ -154,6 +163,9 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
   if (!local && (values.culling !== undefined || values.audit !== undefined)) {
     throw new UsageError("--culling and --audit set up the server, so they need --local (for a running server: CULLING and CULLING_AUDIT in its environment)");
   }
+  const server = values.server ?? "stealth";
+  if (server !== "stealth" && server !== "plain") throw new UsageError(`--server must be stealth or plain (got ${JSON.stringify(server)})`);
+  if (!local && values.server !== undefined) throw new UsageError("--server picks the server --local starts, so it needs --local (for a running server, point --endpoint at it)");
   const clients = integer(values.clients, "--clients", 16, 1, MAX_CLIENTS);
   const rooms = integer(values.rooms, "--rooms", 1, 1, MAX_CLIENTS);
   if (rooms > clients) throw new UsageError(`--rooms (${rooms}) cannot exceed --clients (${clients}): every room is created by a bot`);
@@ -179,6 +191,7 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
   const placement = values.placement ?? "load";
   if (placement !== "load" && placement !== "rooms") throw new UsageError(`--placement must be load or rooms (got ${JSON.stringify(placement)})`);
   if (values.placement !== undefined && processes < 2) throw new UsageError("--placement chooses between processes, so it needs --processes 2 or more");
+  if (processes > 1 && server === "plain") throw new UsageError("--processes runs our server on Redis; the plain peer runs as one process (drop --server plain or --processes)");
 
   const endpoint = local ? "" : checkEndpoint(values.endpoint ?? "ws://127.0.0.1:2567", values["allow-remote"] === true);
   return {
@@ -203,6 +216,7 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
     serverStats: values["no-server-stats"] !== true,
     culling,
     audit: fraction(values.audit, "--audit", 0.1),
+    server,
     targets: values.targets === true,
     runs: integer(values.runs, "--runs", 1, 1, 10),
     resultsDir: values["results-dir"],

@@ -34,10 +34,11 @@ export interface RoomReading {
   joinSamplesMs?: number[];
   joinWorkSamplesMs?: number[];
   patchMs: { p50: number; p99: number; max: number };
-  rays: number;
-  stalenessMax: number;
-  detectionEvents: number;
-  culling: { churnPerClientTick: number; leaks: number; popIns: number; misses: number; auditedClientTicks: number; auditFailures?: string[] };
+  /** Vision, awareness and culling figures: absent from a server without them (the plain peer). */
+  rays?: number;
+  stalenessMax?: number;
+  detectionEvents?: number;
+  culling?: { churnPerClientTick: number; leaks: number; popIns: number; misses: number; auditedClientTicks: number; auditFailures?: string[] };
   inputsApplied: number;
   rejected: { total: number };
   errorDisconnects: number;

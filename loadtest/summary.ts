@@ -51,13 +51,14 @@ export interface ServerSummary {
    * first (where a poll lands in the GC cycle decides most of it). Kept for comparison with earlier runs.
    */
   heapFloorGrowthPercent: number | null;
-  visionRaysPerTick: number;
-  stalenessMaxTicks: number;
-  awarenessEventsPerRoomPerSecond: number;
+  /** Null (here and below, to `culling`) from a server without vision or culling: the plain peer. */
+  visionRaysPerTick: number | null;
+  stalenessMaxTicks: number | null;
+  awarenessEventsPerRoomPerSecond: number | null;
   /** Entities entering or leaving a view per client per tick (since each room started). */
-  viewChurnPerClientTick: number;
+  viewChurnPerClientTick: number | null;
   /** Audit totals over the rooms; `failures`: the first failures the rooms reported (at most 10), each a sentence. */
-  culling: { leaks: number; popIns: number; misses: number; auditedClientTicks: number; failures: string[] };
+  culling: { leaks: number; popIns: number; misses: number; auditedClientTicks: number; failures: string[] } | null;
   rejectedInputs: number;
   errorDisconnects: number;
   exceptions: number;
@@ -151,7 +152,7 @@ export function summarize(run: RunRecord): LoadTestSummary {
   if (run.views.farLeaks > 0) problems.push(`${run.views.farLeaks} entity(ies) held beyond the culling range by decoding clients`);
   if (server !== null) {
     const c = server.culling;
-    if (c.leaks + c.popIns + c.misses > 0) problems.push(`culling audit: ${c.leaks} leak(s), ${c.popIns} pop-in(s), ${c.misses} miss(es)`);
+    if (c !== null && c.leaks + c.popIns + c.misses > 0) problems.push(`culling audit: ${c.leaks} leak(s), ${c.popIns} pop-in(s), ${c.misses} miss(es)`);
     if (server.exceptions > 0) problems.push(`${server.exceptions} exception(s) in the rooms`);
     if (run.options.targets) problems.push(...missedTargets(server, run.options.churn > 0));
   }
@@ -246,6 +247,8 @@ function serverSummary(run: RunRecord, watches: readonly ServerWatch[]): ServerS
   const growths = ps.map((p) => p.heap.heapGrowthPercent);
   const floors = ps.map((p) => p.heapFloor);
   const thirds = (f: (p: (typeof ps)[number]) => number | null) => (ps.some((p) => f(p) === null) ? null : round(total((p) => f(p)!), 1));
+  // A figure every room reports, or none: a server without vision (the plain peer) leaves these out.
+  const all = (has: (r: RoomReading) => boolean) => endRooms.length > 0 && endRooms.every(has);
   return {
     rooms: endRooms.length,
     guardsPerRoom: endRooms[0]?.guards ?? 0,
@@ -276,16 +279,16 @@ function serverSummary(run: RunRecord, watches: readonly ServerWatch[]): ServerS
     heapGrowthPercent: growths.some((g) => g === null) ? (ps.length === 1 ? null : maxOrNull(growths)) : Math.max(...(growths as number[])),
     liveHeapMB: { majorGcs: total((p) => p.heap.liveHeapMB.majorGcs), firstThird: thirds((p) => p.heap.liveHeapMB.firstThird), lastThird: thirds((p) => p.heap.liveHeapMB.lastThird) },
     heapFloorGrowthPercent: maxOrNull(floors),
-    visionRaysPerTick: round(ticks > 0 ? delta((r) => r.rays) / ticks : 0, 1),
-    stalenessMaxTicks: Math.max(0, ...endRooms.map((r) => r.stalenessMax)),
-    awarenessEventsPerRoomPerSecond: round(seconds > 0 && pairs.length > 0 ? delta((r) => r.detectionEvents) / seconds / pairs.length : 0, 2),
-    viewChurnPerClientTick: round(median(endRooms.map((r) => r.culling.churnPerClientTick)), 3),
-    culling: {
-      leaks: sum((r) => r.culling.leaks),
-      popIns: sum((r) => r.culling.popIns),
-      misses: sum((r) => r.culling.misses),
-      auditedClientTicks: sum((r) => r.culling.auditedClientTicks),
-      failures: endRooms.flatMap((r) => (r.culling.auditFailures ?? []).map((f) => `${r.roomId}: ${f}`)).slice(0, 10),
+    visionRaysPerTick: all((r) => r.rays !== undefined) ? round(ticks > 0 ? delta((r) => r.rays!) / ticks : 0, 1) : null,
+    stalenessMaxTicks: all((r) => r.stalenessMax !== undefined) ? Math.max(0, ...endRooms.map((r) => r.stalenessMax!)) : null,
+    awarenessEventsPerRoomPerSecond: all((r) => r.detectionEvents !== undefined) ? round(seconds > 0 && pairs.length > 0 ? delta((r) => r.detectionEvents!) / seconds / pairs.length : 0, 2) : null,
+    viewChurnPerClientTick: all((r) => r.culling !== undefined) ? round(median(endRooms.map((r) => r.culling!.churnPerClientTick)), 3) : null,
+    culling: !all((r) => r.culling !== undefined) ? null : {
+      leaks: sum((r) => r.culling!.leaks),
+      popIns: sum((r) => r.culling!.popIns),
+      misses: sum((r) => r.culling!.misses),
+      auditedClientTicks: sum((r) => r.culling!.auditedClientTicks),
+      failures: endRooms.flatMap((r) => (r.culling!.auditFailures ?? []).map((f) => `${r.roomId}: ${f}`)).slice(0, 10),
     },
     rejectedInputs: sum((r) => r.rejected.total),
     errorDisconnects: sum((r) => r.errorDisconnects),
@@ -304,9 +307,9 @@ function serverSummary(run: RunRecord, watches: readonly ServerWatch[]): ServerS
         loopLagMs: { p99: round(p.lag.p99, 2), max: round(p.lag.max, 2) },
         patchRateMin: round(Math.min(...p.patchRates, Infinity) === Infinity ? 0 : Math.min(...p.patchRates), 2),
         joinP99Ms: pooled(p.endRooms.flatMap((r) => r.joinSamplesMs ?? [])).p99,
-        leaks: roomSum((r) => r.culling.leaks),
-        popIns: roomSum((r) => r.culling.popIns),
-        misses: roomSum((r) => r.culling.misses),
+        leaks: roomSum((r) => r.culling?.leaks ?? 0),
+        popIns: roomSum((r) => r.culling?.popIns ?? 0),
+        misses: roomSum((r) => r.culling?.misses ?? 0),
       };
     }),
   };
@@ -395,7 +398,7 @@ export function formatTable(s: LoadTestSummary): string {
     add("server figures", s.serverNote ?? "none");
   } else {
     const guards = s.options.guards as number[] | undefined;
-    add("server: guards per room, culling", `${guards !== undefined && guards.length > 1 ? guards.join(", ") + " in turn" : v.guardsPerRoom}, ${v.cullingEnabled ? "on" : "off"}`);
+    add("server: guards per room, culling", `${guards !== undefined && guards.length > 1 ? guards.join(", ") + " in turn" : v.guardsPerRoom}, ${s.options.server === "plain" ? "none (the plain peer: no vision, no culling)" : v.cullingEnabled ? "on" : "off"}`);
     // Targets are printed only when the run is held to them: a run never says ok next to a missed target.
     const target = (text: string) => (s.options.targets ? `; target ${text}` : "");
     add("patch rate per room min / p50", `${v.patchRatePerRoom.min} / ${v.patchRatePerRoom.p50} per s${s.options.targets ? ` (target >= ${TARGETS.patchRateMin})` : ""}`);
@@ -411,11 +414,11 @@ export function formatTable(s: LoadTestSummary): string {
     const live = v.liveHeapMB;
     add("live heap after major GCs, first / last third", `${live.firstThird ?? "-"} / ${live.lastThird ?? "-"} MB (${live.majorGcs} major GCs)`);
     add("heap growth after warm-up", v.heapGrowthPercent === null ? "- (too few major GCs)" : `${v.heapGrowthPercent}% (${s.options.targets ? `target < ${TARGETS.heapGrowthPercent}; ` : ""}floor of the polls: ${v.heapFloorGrowthPercent ?? "-"}%)`);
-    add("vision rays / tick, staleness max", `${v.visionRaysPerTick}, ${v.stalenessMaxTicks} ticks`);
-    add("awareness events / room / s", String(v.awarenessEventsPerRoomPerSecond));
-    add("view churn / client / tick", String(v.viewChurnPerClientTick));
+    add("vision rays / tick, staleness max", v.visionRaysPerTick === null ? NA : `${v.visionRaysPerTick}, ${v.stalenessMaxTicks ?? NA} ticks`);
+    add("awareness events / room / s", v.awarenessEventsPerRoomPerSecond === null ? NA : String(v.awarenessEventsPerRoomPerSecond));
+    add("view churn / client / tick", v.viewChurnPerClientTick === null ? NA : String(v.viewChurnPerClientTick));
     const c = v.culling;
-    add("leaks / pop-ins / misses", c.auditedClientTicks === 0 ? `${c.leaks} / ${c.popIns} / ${c.misses} (NOT audited: 0 proves nothing)` : `${c.leaks} / ${c.popIns} / ${c.misses} (${c.auditedClientTicks} client-ticks audited)`);
+    add("leaks / pop-ins / misses", c === null ? `${NA} (no culling to audit)` : c.auditedClientTicks === 0 ? `${c.leaks} / ${c.popIns} / ${c.misses} (NOT audited: 0 proves nothing)` : `${c.leaks} / ${c.popIns} / ${c.misses} (${c.auditedClientTicks} client-ticks audited)`);
     add("rejected inputs, error closes, exceptions", `${v.rejectedInputs}, ${v.errorDisconnects}, ${v.exceptions}`);
     add("steps dropped by late loops (whole run)", String(v.stepsDropped));
     for (const p of v.processes ?? []) {
@@ -426,6 +429,9 @@ export function formatTable(s: LoadTestSummary): string {
   const width = Math.max(...rows.map(([label]) => label.length));
   return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join("\n");
 }
+
+/** What the table prints for a figure the server does not have (the plain peer's vision and culling). */
+export const NA = "n/a";
 
 /** The median of a (fresh) list, 0 when empty. */
 function median(values: number[]): number {

@@ -74,6 +74,12 @@ class FrameRing {
   }
 }
 
+/**
+ * What the intake moves: the stealth simulation, or any room with characters that follow the same
+ * movement rule (the load test's plain peer room).
+ */
+export type MotionSink = Pick<StealthSimulation, "setMotion" | "movement">;
+
 interface Intent {
   readonly motion: Motion;
   readonly frames: FrameRing;
@@ -93,7 +99,7 @@ export class InputIntake {
   private readonly frame = { seq: 0, moveX: 0, moveY: 0, facing: 0, crouch: false };
 
   constructor(
-    private readonly sim: StealthSimulation,
+    private readonly sim: MotionSink,
     private readonly stats: RoomStats,
     private readonly settings: { readonly inputBacklog: number; readonly inputHoldTicks: number },
   ) {

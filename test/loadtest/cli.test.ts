@@ -67,7 +67,7 @@ describe("npm run loadtest", () => {
     expect(server.cpuPercentOfCore).toBeGreaterThan(0);
     expect(server.memoryMB.rssEnd).toBeGreaterThan(10);
     expect(server.culling).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
-    expect(server.culling.auditedClientTicks).toBeGreaterThan(0);
+    expect(server.culling!.auditedClientTicks).toBeGreaterThan(0);
     expect(server.exceptions).toBe(0);
     // The table says the same, and the server it started is gone (its port refuses connections).
     expect(run.stdout).toMatch(/^result\s+ok$/m);

@@ -72,6 +72,16 @@ describe("load-test flags", () => {
     expect(refusal("--local", "--placement", "load")).toMatch(/--placement .* needs --processes 2/);
     expect(refusal("--local", "--processes", "2", "--placement", "random")).toMatch(/--placement must be load or rooms/);
     expect(refusal("--guards", "8,lots")).toMatch(/--guards must be a number/);
+    expect(refusal("--local", "--processes", "2", "--server", "plain")).toMatch(/plain peer runs as one process/);
+  });
+
+  it("--server plain is refused without --local, and picks the peer server with it", () => {
+    expect(parse("--local").server).toBe("stealth");
+    expect(parse("--local", "--server", "plain")).toMatchObject({ local: true, server: "plain" });
+    expect(refusal("--server", "plain")).toMatch(/--server .* needs --local/);
+    expect(refusal("--server", "plain", "--endpoint", "ws://127.0.0.1:2567")).toMatch(/--server .* needs --local/);
+    expect(refusal("--local", "--server", "colyseus")).toMatch(/--server must be stealth or plain \(got "colyseus"\)/);
+    expect(refusal("--local", "--server")).toMatch(/argument missing/);
   });
 
   it("knows loopback hosts", () => {

@@ -1,0 +1,160 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseLoadTestArgs, UsageError, type LoadTestOptions } from "../../loadtest/options.js";
+import { formatPeers, MAX_PAIRS, parsePeersArgs, PEER_LOAD, peerProblems, runArgs, type PeersOptions } from "../../loadtest/peer/peerTable.js";
+import type { RunRecord } from "../../loadtest/loadRun.js";
+import type { StatsReading } from "../../loadtest/serverWatch.js";
+import { formatTable, summarize, type LoadTestSummary } from "../../loadtest/summary.js";
+import { formatSpread } from "../../loadtest/spread.js";
+
+const refusal = (...args: string[]) => {
+  try {
+    parsePeersArgs(args);
+  } catch (err) {
+    expect(err).toBeInstanceOf(UsageError);
+    return (err as Error).message;
+  }
+  throw new Error(`accepted: ${args.join(" ")}`);
+};
+
+describe("npm run loadtest:peers flags", () => {
+  it("runs 2 pairs of the capacity load by default, ours with the audit and the peer without", () => {
+    const o = parsePeersArgs([]) as PeersOptions;
+    expect(o).toMatchObject({ pairs: 2, resultsDir: "docs/results", load: [...PEER_LOAD] });
+    const ours = parseLoadTestArgs(runArgs(o, "stealth", "a.json")) as LoadTestOptions;
+    const plain = parseLoadTestArgs(runArgs(o, "plain", "b.json")) as LoadTestOptions;
+    for (const side of [ours, plain]) expect(side).toMatchObject({ local: true, map: "compound", rooms: 12, clients: 300, guards: [64], duration: 120, warmup: 20, ramp: 20, decodeSample: 0.05, resultsDir: "docs/results" });
+    expect(ours).toMatchObject({ server: "stealth", audit: 0.1, label: "peers-stealth", output: "a.json" });
+    expect(plain).toMatchObject({ server: "plain", audit: 0, label: "peers-plain", output: "b.json" });
+  });
+
+  it("lets later load flags override the load, and bounds the pairs", () => {
+    const o = parsePeersArgs(["--pairs", "1", "--clients", "4", "--rooms", "2", "--results-dir", "/tmp/x"]) as PeersOptions;
+    expect(o.pairs).toBe(1);
+    expect(parseLoadTestArgs(runArgs(o, "plain", "b.json"))).toMatchObject({ clients: 4, rooms: 2, resultsDir: "/tmp/x" });
+    expect(refusal("--pairs", "0")).toMatch(/--pairs must be a whole number from 1 to/);
+    expect(refusal("--pairs", String(MAX_PAIRS + 1))).toMatch(/--pairs/);
+    expect(refusal("--pairs")).toMatch(/--pairs needs a value/);
+    expect(parsePeersArgs(["--help"])).toBe("help");
+  });
+
+  it("refuses the flags it sets for each run, and bad load flags before anything starts", () => {
+    for (const flag of ["--server", "--runs", "--label", "--output", "--endpoint"]) expect(refusal(flag, "x")).toMatch(new RegExp(`${flag} is set by the peers command`));
+    expect(refusal("--clients", "lots")).toMatch(/--clients must be a number/);
+    expect(refusal("--frobnicate")).toMatch(/frobnicate/);
+  });
+});
+
+/** A summary with the figures the peers table reads. */
+function summary(patchMin: number, lagP99: number, cpu: number, clients: number, ok = true): LoadTestSummary {
+  return {
+    ok,
+    problems: ok ? [] : ["2 error(s)"],
+    clients: { atEnd: clients },
+    traffic: { bytesPerClientPerSecond: 3000 },
+    server: { patchRatePerRoom: { min: patchMin }, loopLagMs: { p99: lagP99, max: lagP99 * 4 }, cpuPercentOfCore: cpu, tickMs: { p50: 1 }, memoryMB: { heapEnd: 80, rssEnd: 200 } },
+  } as unknown as LoadTestSummary;
+}
+
+describe("the peers table", () => {
+  it("sets ours beside the plain peer with each pair's ratio and the median over pairs", () => {
+    const text = formatPeers([
+      { stealth: summary(19.5, 30, 90, 300), plain: summary(20, 10, 60, 300) },
+      { stealth: summary(19.9, 20, 80, 300), plain: summary(19.8, 10, 40, 300) },
+    ]);
+    const row = (label: string) => text.split("\n").find((l) => l.startsWith(label))!;
+    expect(text.split("\n")[0]).toMatch(/^figure\s+ours\s+plain\s+ours\/plain\s+pair 1: ours \/ plain = ratio\s+pair 2/);
+    expect(row("event-loop lag p99 over the run, ms")).toMatch(/25\s+10\s+2\.5\s+30 \/ 10 = 3\s+20 \/ 10 = 2$/);
+    // CPU per client: 90% of a core over 300 clients is 3 ms of CPU per client per second.
+    expect(row("server CPU per client, ms / s")).toMatch(/2\.83\s+1\.67\s+1\.75\s+3 \/ 2 = 1\.5\s+2\.67 \/ 1\.33 = 2$/);
+    expect(row("patches / s per room, slowest room")).toMatch(/19\.7\s+19\.9\s+0\.99/);
+  });
+
+  it("prints n/a for a run that did not complete or has no server figures, and never calls such a set ok", () => {
+    const pairs = [{ stealth: summary(19.5, 30, 90, 300), plain: undefined }, { stealth: { ...summary(19, 20, 80, 300), server: null }, plain: summary(20, 10, 40, 300, false) }];
+    const text = formatPeers(pairs);
+    expect(text).toMatch(/event-loop lag p99 over the run, ms\s+30\s+10\s+n\/a\s+30 \/ n\/a = n\/a\s+n\/a \/ 10 = n\/a/);
+    expect(peerProblems(pairs)).toEqual(["the plain run of pair 1 did not complete", "the plain run of pair 2: 2 error(s)"]);
+    expect(peerProblems([{ stealth: summary(19, 9, 50, 300), plain: summary(20, 5, 30, 300) }])).toEqual([]);
+  });
+});
+
+/** A `/stats` reading of the plain peer: one room, no vision or culling figures. */
+function plainReading(atMs: number, patches: number, cpuSeconds: number): StatsReading {
+  const window = { seq: atMs, endedAtMs: atMs, p50: 1, p99: 4, max: 9, samples: 500, distribution: [[1, 0.5], [4, 0.99], [9, 1]] as [number, number][] };
+  return {
+    sampledAtMs: atMs,
+    cpu: { userSeconds: cpuSeconds, systemSeconds: 0 },
+    memory: { rss: 150e6, heapUsed: 40e6, heapTotal: 60e6 },
+    heapAfterMajorGc: null,
+    eventLoopLagMs: { windowSeconds: 5, last: window, current: window },
+    rooms: [{
+      roomId: "r1", clients: 25, guards: 64, cullingEnabled: false, ticks: patches, patches,
+      tickMs: { p50: 0.5, p99: 2, max: 4 }, lateMs: { p50: 0, p99: 3, max: 5 },
+      joinMs: { p50: 1, p99: 2, max: 2, samples: 25 }, joinSamplesMs: [1, 2], patchMs: { p50: 0.3, p99: 1, max: 2 },
+      inputsApplied: 100, rejected: { total: 0 }, errorDisconnects: 0, exceptions: 0,
+    }],
+  };
+}
+
+describe("a plain peer's summary", () => {
+  it("prints vision and culling as n/a, never as a clean audit, and still holds the run to the targets it can judge", () => {
+    const options = parseLoadTestArgs(["--local", "--server", "plain", "--targets", "--clients", "25"]) as LoadTestOptions;
+    const watch = { marks: new Map([["start", plainReading(0, 0, 0)], ["warm", plainReading(1000, 20, 0.1)], ["end", plainReading(11_000, 120, 0.6)]]), lagWindows: new Map(), heapAfterGc: [], heap: [] };
+    const run = {
+      options, endpoint: "ws://127.0.0.1:1", startedAt: "", aborted: false,
+      clients: { target: 25, joined: 25, failed: 0, peak: 25, atEnd: 25, churned: 0, decoding: 2 }, joinFailures: [], roomIds: ["r1"],
+      rampSeconds: 1, measuredSeconds: 10,
+      traffic: { warm: { bytesIn: 0, messagesIn: 0, patchesIn: 0 }, end: { bytesIn: 0, messagesIn: 0, patchesIn: 0 }, framesOutWarm: 0, framesOutEnd: 0, clientSeconds: 250 },
+      roundTripMs: { p50: 1, p99: 2, max: 3, samples: 10 }, views: { checks: 0, entitiesHeld: 0, farLeaks: 0, farLeakExamples: [] }, holdLimit: undefined,
+      errors: { total: 0, counts: {}, examples: [] }, generator: { cpuPercentOfCore: 10, loopLagP99Ms: 1 }, servers: [watch], serverNote: undefined,
+      joins: { local: [], cross: [] },
+    } as unknown as RunRecord;
+    const s = summarize(run);
+    expect(s.server).toMatchObject({ culling: null, visionRaysPerTick: null, stalenessMaxTicks: null, awarenessEventsPerRoomPerSecond: null, viewChurnPerClientTick: null, cpuPercentOfCore: 5 });
+    // 100 patches over 10 s is 10 per second: the target is missed, and the verdict says so.
+    expect(s.ok).toBe(false);
+    expect(s.problems).toEqual([expect.stringContaining("patch rate 10 per s")]);
+    const table = formatTable(s);
+    expect(table).toMatch(/^result\s+FAILED: patch rate 10 per s/m);
+    expect(table).toMatch(/^leaks \/ pop-ins \/ misses\s+n\/a \(no culling to audit\)$/m);
+    expect(table).toMatch(/^vision rays \/ tick, staleness max\s+n\/a$/m);
+    expect(table).toMatch(/^server: guards per room, culling\s+64, none \(the plain peer/m);
+    expect(formatSpread([s, s])).toMatch(/leaks \+ pop-ins \+ misses\s+n\/a/);
+  });
+});
+
+describe("npm run loadtest:peers", () => {
+  it("runs ours and then the plain peer with the same bots, saves both, and prints one side-by-side table", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sightline-peers-test-"));
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", "loadtest/peers.ts", "--pairs", "1", "--clients", "4", "--rooms", "2", "--duration", "3", "--warmup", "0.5", "--ramp", "0.5", "--decode-sample", "0.5", "--results-dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      child.stderr.on("data", (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(code, `${stdout}\n${stderr}`).toBe(0);
+      expect(stderr.indexOf("pair 1 of 1: ours (stealth)")).toBeLessThan(stderr.indexOf("pair 1 of 1: the plain peer"));
+      expect(stdout).toMatch(/^server CPU per client, ms \/ s\s+\S+\s+\S+\s+\S+\s+\S+ \/ \S+ = \S+$/m);
+      expect(stdout).toMatch(/^bytes \/ client \/ s received\s+\d+\s+\d+/m);
+      expect(stdout.trimEnd().split("\n").at(-1)).toBe("result: ok");
+      const files = (await readdir(dir)).sort();
+      expect(files).toEqual([expect.stringMatching(/-peers-plain-run1\.json$/), expect.stringMatching(/-peers-stealth-run1\.json$/)]);
+      const plain = JSON.parse(await readFile(join(dir, files[0]!), "utf8")) as LoadTestSummary;
+      const ours = JSON.parse(await readFile(join(dir, files[1]!), "utf8")) as LoadTestSummary;
+      expect(plain).toMatchObject({ ok: true, clients: { joined: 4, failed: 0 }, errors: { total: 0 }, options: { server: "plain", audit: 0 } });
+      expect(plain.server).toMatchObject({ guardsPerRoom: 64, culling: null, exceptions: 0 });
+      expect(plain.server!.patchRatePerRoom.min).toBeGreaterThan(5);
+      // The peer broadcasts everything: each decoding bot holds every NPC (64) and every player.
+      expect(plain.clientChecks.meanEntitiesHeld).toBeGreaterThanOrEqual(64);
+      expect(ours).toMatchObject({ ok: true, options: { server: "stealth" } });
+      expect(ours.server!.culling).not.toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
