@@ -33,8 +33,6 @@ export interface RoomReading {
   /** The room's recent joins one by one, ms (pooled over rooms for the load test's percentiles). */
   joinSamplesMs?: number[];
   joinWorkSamplesMs?: number[];
-  /** The main thread's CPU time in each of those joins, ms (absent from older servers). */
-  joinCpuSamplesMs?: number[];
   patchMs: { p50: number; p99: number; max: number };
   /** Vision, awareness and culling figures: absent from a server without them (the plain peer). */
   rays?: number;

@@ -29,12 +29,6 @@ export interface ServerSummary {
   joinMs: Spread & { joins: number };
   /** The joins' own work: the same, less the garbage-collection pauses that fell inside them. */
   joinWorkMs: Spread;
-  /**
-   * The main thread's CPU time during the same joins, ms: what the join computed. Well under its wall
-   * time means the process waited for a core mid-join (other processes on the machine). Null from a
-   * server that does not report it.
-   */
-  joinCpuMs: Spread | null;
   /** Patch broadcast time (encoding every view and sending), ms, same reading as `tickMs`. */
   patchMs: Spread;
   /** How late game-loop firings ran after their grid times, ms (waiting for the loop), same reading; null from a server that does not say. */
@@ -271,7 +265,6 @@ function serverSummary(run: RunRecord, watches: readonly ServerWatch[]): ServerS
     // Pooled over every join of every room: a room sees 25 joins, so its own p99 is its slowest join.
     joinMs: { ...pooled(endRooms.flatMap((r) => r.joinSamplesMs ?? [])), joins: sum((r) => r.joinMs?.samples ?? 0) },
     joinWorkMs: pooled(endRooms.flatMap((r) => r.joinWorkSamplesMs ?? [])),
-    joinCpuMs: endRooms.some((r) => r.joinCpuSamplesMs !== undefined) ? pooled(endRooms.flatMap((r) => r.joinCpuSamplesMs ?? [])) : null,
     patchMs: spread((r) => r.patchMs),
     lateMs: endRooms.length > 0 && endRooms.every((r) => r.lateMs !== undefined) ? spread((r) => r.lateMs!) : null,
     cpuPercentOfCore: round(cpuPercent, 1),
@@ -413,7 +406,6 @@ export function formatTable(s: LoadTestSummary): string {
     add("tick p50 / p99 / max", `${v.tickMs.p50} / ${v.tickMs.p99} / ${v.tickMs.max} ms`);
     add("join on the loop p50 / p99 / max", `${v.joinMs.p50} / ${v.joinMs.p99} / ${v.joinMs.max} ms (${v.joinMs.joins} joins${s.options.targets ? `; target p99 <= ${TARGETS.joinP99Ms}` : ""})`);
     add("  of which the join's own work, GC pauses taken off", `${v.joinWorkMs.p50} / ${v.joinWorkMs.p99} / ${v.joinWorkMs.max} ms`);
-    if (v.joinCpuMs !== null) add("  the main thread's CPU time in those joins", `${v.joinCpuMs.p50} / ${v.joinCpuMs.p99} / ${v.joinCpuMs.max} ms (well under the wall time: the process waited for a core)`);
     add("patch broadcast p50 / p99 / max", `${v.patchMs.p50} / ${v.patchMs.p99} / ${v.patchMs.max} ms`);
     if (v.lateMs !== null) add("firing lateness p50 / p99 / max", `${v.lateMs.p50} / ${v.lateMs.p99} / ${v.lateMs.max} ms (how long a room's due step waited for the loop)`);
     add("server CPU", `${v.cpuPercentOfCore}% of a core, ${v.cpuMsPerClientSecond} ms per client per s`);

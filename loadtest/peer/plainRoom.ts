@@ -2,7 +2,7 @@ import { Room, TimestepException, type Client, type RoomException, type RoomMeth
 import { Circle, Vec2, type Body, type World } from "planck";
 import { GameLoop } from "../../server/rooms/gameLoop.js";
 import { InputIntake } from "../../server/rooms/inputIntake.js";
-import { JoinTiming, threadCpuMicros } from "../../server/rooms/joinTiming.js";
+import { JoinTiming } from "../../server/rooms/joinTiming.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { describeIssues } from "../../server/rooms/messageIntake.js";
 import { echo, Refusal } from "../../server/rooms/refusal.js";
@@ -121,7 +121,6 @@ export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
 
   override onJoin(client: Client, options: unknown = {}): void {
     const started = performance.now();
-    const cpu = threadCpuMicros();
     try {
       const parsed = JoinOptions.safeParse(options ?? {});
       if (!parsed.success) throw new Refusal(`invalid join options: ${describeIssues(parsed.error, "options")}`);
@@ -134,7 +133,7 @@ export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
       this.state.players.set(client.sessionId, ps);
       this.intake.add(client.sessionId);
     } finally {
-      this.joinTiming.joined(client.sessionId, started, cpu);
+      this.joinTiming.joined(client.sessionId, started);
     }
   }
 

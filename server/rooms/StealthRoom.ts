@@ -7,7 +7,7 @@ import { ExploredTiles } from "./exploredTiles.js";
 import { FrameHygiene } from "./frameHygiene.js";
 import { GameLoop } from "./gameLoop.js";
 import { InputIntake } from "./inputIntake.js";
-import { JoinTiming, threadCpuMicros } from "./joinTiming.js";
+import { JoinTiming } from "./joinTiming.js";
 import { describeIssues, registerMessages } from "./messageIntake.js";
 import { MapCatalog } from "./mapCatalog.js";
 import { Refusal } from "./refusal.js";
@@ -94,11 +94,10 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
 
   override onJoin(client: Client, options: unknown = {}): void {
     const started = performance.now();
-    const cpu = threadCpuMicros();
     try {
       this.join(client, options);
     } finally {
-      this.joinTiming.joined(client.sessionId, started, cpu);
+      this.joinTiming.joined(client.sessionId, started);
     }
   }
 

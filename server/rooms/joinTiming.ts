@@ -13,8 +13,8 @@ import type { RoomStats } from "./roomStats.js";
  * ({@link RoomStats.recordJoinWork}), so the two readings tell the join's own work from the collector's.
  */
 export class JoinTiming {
-  /** Each session's `onJoin` window (start, end) and its main-thread CPU time (µs), until its full state is sent. */
-  private readonly onJoinAt = new Map<string, [number, number, number]>();
+  /** Each session's `onJoin` window (start, end), until its full state is sent. */
+  private readonly onJoinAt = new Map<string, [number, number]>();
   private readonly gc = GcPauses.shared();
 
   constructor(room: Room, private readonly stats: RoomStats) {
@@ -24,36 +24,25 @@ export class JoinTiming {
     const send = host.sendFullState.bind(room);
     host.sendFullState = (client: Client) => {
       const started = performance.now();
-      const cpuStarted = threadCpuMicros();
       send(client);
       const ended = performance.now();
       const onJoin = this.onJoinAt.get(client.sessionId);
       if (onJoin === undefined) return;
       this.onJoinAt.delete(client.sessionId);
-      const [a, b, onJoinCpu] = onJoin;
+      const [a, b] = onJoin;
       const total = b - a + ended - started;
       this.stats.recordJoin(total);
-      this.stats.recordJoinCpu((onJoinCpu + threadCpuMicros() - cpuStarted) / 1000);
       setTimeout(() => this.stats.recordJoinWork(total - this.gc.within(a, b) - this.gc.within(started, ended)), 1000).unref();
     };
   }
 
-  /**
-   * The room's `onJoin` for `sessionId` started at `startedMs` (`performance.now()`) with the main thread
-   * at `cpuStartedMicros` ({@link threadCpuMicros}), and has just ended.
-   */
-  joined(sessionId: string, startedMs: number, cpuStartedMicros: number): void {
-    this.onJoinAt.set(sessionId, [startedMs, performance.now(), threadCpuMicros() - cpuStartedMicros]);
+  /** The room's `onJoin` for `sessionId` started at `startedMs` (`performance.now()`) and has just ended. */
+  joined(sessionId: string, startedMs: number): void {
+    this.onJoinAt.set(sessionId, [startedMs, performance.now()]);
   }
 
   /** The session left before its join was acknowledged. */
   forget(sessionId: string): void {
     this.onJoinAt.delete(sessionId);
   }
-}
-
-/** CPU time the main thread has used, µs (user and system): what the loop itself spent, not waited. */
-export function threadCpuMicros(): number {
-  const used = process.threadCpuUsage();
-  return used.user + used.system;
 }

@@ -97,8 +97,6 @@ export class RoomStats {
   /** The same joins without the garbage-collection pauses that fell inside them, ms (a ring of 256). */
   private readonly joinWorkMs = new Float64Array(256);
   private joinWorks = 0;
-  private readonly joinCpuMs = new Float64Array(256);
-  private joinCpus = 0;
   private readonly stepMs: Float64Array;
   private readonly cullMs: Float64Array;
   /** How late each firing of the game loop ran after its grid time, ms (waiting behind other rooms, GC). */
@@ -186,15 +184,6 @@ export class RoomStats {
     this.joinWorks++;
   }
 
-  /**
-   * Records the main thread's CPU time during one join, ms: against the join's wall time, it tells the
-   * join's work from the time the process was waiting for a core (other processes, or the machine).
-   */
-  recordJoinCpu(ms: number): void {
-    this.joinCpuMs[this.joinCpus % this.joinCpuMs.length] = Math.max(0, ms);
-    this.joinCpus++;
-  }
-
   /** Joins' own work over the last 256 joins (collection pauses taken off), milliseconds. */
   joinWorkTime(): { p50: number; p99: number; max: number; samples: number } {
     return this.window(this.joinWorkMs, this.joinWorks);
@@ -268,7 +257,6 @@ export class RoomStats {
       // Each join's figures too (a room sees few joins): a reader pooling rooms needs the samples, not percentiles.
       joinSamplesMs: Array.from(this.joinMs.subarray(0, Math.min(this.joins, this.joinMs.length))),
       joinWorkSamplesMs: Array.from(this.joinWorkMs.subarray(0, Math.min(this.joinWorks, this.joinWorkMs.length))),
-      joinCpuSamplesMs: Array.from(this.joinCpuMs.subarray(0, Math.min(this.joinCpus, this.joinCpuMs.length))),
       stepMs: this.stepTime(),
       rays: this.rays,
       stalenessMax: this.stalenessMax,

@@ -84,7 +84,7 @@ describe("server figures", () => {
       cpu: { userSeconds: number };
       memory: { heapUsed: number };
       eventLoopLagMs: { current: { samples: number } };
-      rooms: { roomId: string; guards: number; cullingEnabled: boolean; cullingRange: number; patches: number; patchMs: { samples: number }; joinSamplesMs: number[]; joinCpuSamplesMs: number[] }[];
+      rooms: { roomId: string; guards: number; cullingEnabled: boolean; cullingRange: number; patches: number; patchMs: { samples: number } }[];
     };
     expect(stats.cpu.userSeconds).toBeGreaterThan(0);
     expect(stats.memory.heapUsed).toBeGreaterThan(0);
@@ -93,11 +93,6 @@ describe("server figures", () => {
     expect(stats.rooms[0]).toMatchObject({ roomId: room.roomId, guards: 10, cullingEnabled: true, cullingRange: 20 });
     expect(stats.rooms[0]!.patches).toBeGreaterThanOrEqual(4);
     expect(stats.rooms[0]!.patchMs.samples).toBe(stats.rooms[0]!.patches);
-    // The join's main-thread CPU time: some, and never more than its wall time (timer granularity aside).
-    const [wall] = stats.rooms[0]!.joinSamplesMs;
-    const [cpu] = stats.rooms[0]!.joinCpuSamplesMs;
-    expect(cpu).toBeGreaterThan(0);
-    expect(cpu).toBeLessThanOrEqual(wall! + 0.1);
   });
 
   it("with CULLING=off every client holds every guard and camera; the guards option is refused out of range", async () => {
