@@ -86,6 +86,11 @@ const RESPAWN_GRACE_MS = 1000;
  */
 export class Bot {
   phase: BotPhase = "new";
+  /**
+   * Which of the run's endpoints this bot matchmakes through (modulo their number; its index when unset).
+   * The run alternates it within each room, so with several processes some joins always cross.
+   */
+  via: number | undefined;
   room: Room | undefined;
   /** The room it joined (or created). */
   roomId: string | undefined;
@@ -129,7 +134,7 @@ export class Bot {
    */
   async join(roomId: string | undefined, createOptions: Record<string, unknown>): Promise<void> {
     this.phase = "joining";
-    const endpoint = this.ctx.endpoints[this.index % this.ctx.endpoints.length]!;
+    const endpoint = this.ctx.endpoints[(this.via ?? this.index) % this.ctx.endpoints.length]!;
     const client = new MeteredClient(endpoint, this.ctx.traffic, !this.decodes);
     const options = { spawn: this.spawn.name, team: this.team };
     const asked = performance.now();

@@ -104,7 +104,11 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
     const spawn = level.map.spawns[k % level.map.spawns.length]!;
     // Each room gets its first bot decoding (unless the sample is 0), then one in every 1 / decodeSample.
     const decodes = Math.floor(k * f) !== Math.floor((k - 1) * f);
-    return new Bot(nextIndex++, BOT_KINDS[k % BOT_KINDS.length]!, decodes, `t${r}-${Math.floor(k / options.teamSize)}`, spawn, ctx, seededRandom(options.seed * 7919 + i));
+    const bot = new Bot(nextIndex++, BOT_KINDS[k % BOT_KINDS.length]!, decodes, `t${r}-${Math.floor(k / options.teamSize)}`, spawn, ctx, seededRandom(options.seed * 7919 + i));
+    // Creators go through the endpoints in turn, and so do the bots of each room: which process a bot
+    // asks never follows which room it joins, so with several processes some joins always cross.
+    bot.via = k + r;
+    return bot;
   };
   const join = async (bot: Bot, roomId: string | undefined, room = 0): Promise<void> => {
     bots.push(bot);
