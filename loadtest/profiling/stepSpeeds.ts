@@ -1,0 +1,68 @@
+// How far bodies move in one simulation step, against the top speed the stealth room's culling assumes
+// (the fastest configured speed x 1.1): 25 players walking at random, often into guards, in a 64-guard
+// compound room, for 6000 steps (5 minutes of game time). A body pushed in a collision can move faster
+// than that, and an entity moving faster than the culling assumes can enter a view a tick late at the
+// range edge (a pop-in), unless it moved far enough to count as a teleport (twice the assumed step).
+//
+//   npx tsx loadtest/profiling/stepSpeeds.ts
+//
+// Prints one JSON line: the assumed step, the longest step below the teleport threshold and whose it was,
+// and how many body-steps exceeded the assumed step or the teleport threshold (respawns are among the latter).
+import { MapCatalog } from "../../server/rooms/mapCatalog.js";
+import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
+import { seededRandom } from "../../shared/seededRandom.js";
+
+const STEPS = 6000;
+const PLAYERS = 25;
+const map = MapCatalog.bundled().get("compound")!;
+const sim = new StealthSimulation(map, { extraGuards: 64 - map.guards.length });
+const rules = sim.guardRules;
+const assumedSpeed = 1.1 * Math.max(sim.movement.walkSpeed, sim.movement.crouchSpeed, rules.patrolSpeed, rules.investigateSpeed, rules.pursueSpeed);
+const assumedStep = assumedSpeed * sim.dt;
+const random = seededRandom(7);
+const players: string[] = [];
+for (let i = 0; i < PLAYERS; i++) {
+  players.push(`p${i}`);
+  sim.addPlayer(`p${i}`);
+}
+
+const positions = () => {
+  const at = new Map<string, { x: number; y: number }>();
+  for (const g of sim.guards) at.set(g.id, { ...g.body.getPosition() });
+  for (const [id, p] of sim.players) at.set(id, { ...p.body.getPosition() });
+  return at;
+};
+let before = positions();
+let overAssumed = 0;
+let overTeleport = 0;
+let longest = 0;
+let longestBy = "";
+let bodySteps = 0;
+for (let t = 0; t < STEPS; t++) {
+  // A new random heading every second, at walking speed.
+  if (t % 20 === 0) {
+    for (const id of players) {
+      const a = random() * 2 * Math.PI;
+      sim.setMotion(id, { vx: Math.cos(a) * sim.movement.walkSpeed, vy: Math.sin(a) * sim.movement.walkSpeed, facing: a, crouch: false });
+    }
+  }
+  sim.step();
+  const after = positions();
+  for (const [id, p] of after) {
+    const q = before.get(id);
+    if (q === undefined) continue;
+    bodySteps++;
+    const d = Math.hypot(p.x - q.x, p.y - q.y);
+    if (d > 2 * assumedStep) {
+      overTeleport++;
+      continue;
+    }
+    if (d > assumedStep) overAssumed++;
+    if (d > longest) {
+      longest = d;
+      longestBy = id;
+    }
+  }
+  before = after;
+}
+console.log(JSON.stringify({ assumedSpeed, assumedStep, longestBelowTeleport: longest, longestBy, overAssumed, overTeleport, bodySteps }));
