@@ -276,7 +276,7 @@ function serverSummary(run: RunRecord, watches: readonly ServerWatch[]): ServerS
       heapAfterWarmup: MB(total((p) => p.warm.memory.heapUsed)),
       heapEnd: MB(total((p) => p.end.memory.heapUsed)),
     },
-    heapGrowthPercent: growths.some((g) => g === null) ? (ps.length === 1 ? null : maxOrNull(growths)) : Math.max(...(growths as number[])),
+    heapGrowthPercent: maxOrNull(growths),
     liveHeapMB: { majorGcs: total((p) => p.heap.liveHeapMB.majorGcs), firstThird: thirds((p) => p.heap.liveHeapMB.firstThird), lastThird: thirds((p) => p.heap.liveHeapMB.lastThird) },
     heapFloorGrowthPercent: maxOrNull(floors),
     visionRaysPerTick: all((r) => r.rays !== undefined) ? round(ticks > 0 ? delta((r) => r.rays!) / ticks : 0, 1) : null,

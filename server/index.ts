@@ -1,6 +1,6 @@
 import { matchMaker } from "@colyseus/core";
-import { createServer as createNetServer } from "node:net";
 import { createStealthServer } from "./app.js";
+import { freePort } from "./freePort.js";
 import { derivedPublicAddress, scaleOut, type ScaleOut } from "./scaleOut/scaleOut.js";
 import { MapCatalog } from "./rooms/mapCatalog.js";
 import { MIN_SPECTATOR_TOKEN } from "./rooms/spectators.js";
@@ -132,18 +132,6 @@ function integerFromEnv(name: string, fallback: number, min: number, max: number
     process.exit(2);
   }
   return value;
-}
-
-/** A port free on `host` now (the OS picks it); a process that listens right after gets it in practice. */
-function freePort(onHost: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, onHost, () => {
-      const { port: free } = probe.address() as { port: number };
-      probe.close(() => resolve(free));
-    });
-  });
 }
 
 /** The Redis URL without its password, for the log. */

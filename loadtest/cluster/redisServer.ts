@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../server/freePort.js";
 
 /** How to get Redis when it is missing: the same package `.ci/run` installs. */
 export const REDIS_INSTALL_HINT = "install Debian's redis-server (apt-get install -y redis-server) so that `redis-server` is on the PATH";
@@ -31,7 +31,7 @@ export class RedisServer {
     if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error !== undefined) {
       throw new Error(`redis-server is not installed: ${REDIS_INSTALL_HINT}`);
     }
-    const port = await freeLoopbackPort();
+    const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), "sightline-redis-"));
     const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "''", "--appendonly", "no", "--dir", dir, "--daemonize", "no"];
     // The shell waits on its stdin: when the pipe closes (stop(), or this process dying), Redis is killed.
@@ -71,16 +71,4 @@ export class RedisServer {
     await this.exited;
     rmSync(this.dir, { recursive: true, force: true });
   }
-}
-
-/** A TCP port free on 127.0.0.1 right now. */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }

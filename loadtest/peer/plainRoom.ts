@@ -6,6 +6,7 @@ import { JoinTiming } from "../../server/rooms/joinTiming.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { describeIssues } from "../../server/rooms/messageIntake.js";
 import { echo, Refusal } from "../../server/rooms/refusal.js";
+import { RoomExceptions } from "../../server/rooms/roomExceptions.js";
 import { DEFAULT_ROOM_SETTINGS } from "../../server/rooms/roomSettings.js";
 import { RoomStats } from "../../server/rooms/roomStats.js";
 import { buildMapWorld, CATEGORY } from "../../server/sim/mapWorld.js";
@@ -70,7 +71,7 @@ export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
   private intake!: InputIntake;
   private loop: GameLoop | undefined;
   private nextSpawn = 0;
-  private exceptionLogs = 0;
+  private readonly exceptions = new RoomExceptions("plain", this.stats);
   private readonly joinTiming = new JoinTiming(this, this.stats);
 
   override onCreate(options: { map?: unknown; guards?: unknown } = {}): void {
@@ -153,27 +154,16 @@ export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
   }
 
   override onUncaughtException(error: RoomException, method: RoomMethodName): void {
-    if (error.cause instanceof Refusal) {
-      if (method === "onJoin") this.stats.joinsRefused++;
-      return;
-    }
-    this.stats.exceptions++;
-    if (this.exceptionLogs < 20 || this.stats.exceptions % 1000 === 0) {
-      this.exceptionLogs++;
-      console.error(`[plain ${this.roomId}] ${method} threw (${this.stats.exceptions} so far): ${error.cause instanceof Error ? error.cause.stack : error.message}`);
-    }
+    this.exceptions.handle(this.roomId, error, method);
   }
 
   /** Only the game loop's patches go out, as in the stealth room: Colyseus's own interval just moves the clock. */
   override broadcastPatch(): boolean {
-    if (this.loop?.patching !== true) {
+    if (this.loop === undefined) {
       this.clock.tick();
       return false;
     }
-    const started = performance.now();
-    const changed = super.broadcastPatch();
-    this.stats.recordPatch(started, performance.now() - started);
-    return changed;
+    return this.loop.gatePatch(this.clock, () => super.broadcastPatch());
   }
 
   /** The intake's hook: what one applied input frame asks of a character. */

@@ -11,6 +11,7 @@ import { JoinTiming } from "./joinTiming.js";
 import { describeIssues, registerMessages } from "./messageIntake.js";
 import { MapCatalog } from "./mapCatalog.js";
 import { Refusal } from "./refusal.js";
+import { RoomExceptions } from "./roomExceptions.js";
 import { DEFAULT_ROOM_SETTINGS, extraGuardsFor, type StealthRoomSettings } from "./roomSettings.js";
 import { RoomStats } from "./roomStats.js";
 import { asksToSpectate, Spectators } from "./spectators.js";
@@ -55,7 +56,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   private intake!: InputIntake;
   private hygiene!: FrameHygiene;
   private loop: GameLoop | undefined;
-  private exceptionLogs = 0;
+  private readonly exceptions = new RoomExceptions("stealth", this.stats);
   private readonly joinTiming = new JoinTiming(this, this.stats);
 
   /** Who may receive what: the culling plugin. */
@@ -169,30 +170,16 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   }
 
   override onUncaughtException(error: RoomException, method: RoomMethodName): void {
-    if (error.cause instanceof Refusal) {
-      if (method === "onJoin") this.stats.joinsRefused++;
-      return;
-    }
-    this.stats.exceptions++;
-    // Bounded logging: a client that triggers a bug every frame must not flood the log as well.
-    if (this.exceptionLogs < 20 || this.stats.exceptions % 1000 === 0) {
-      this.exceptionLogs++;
-      console.error(`[stealth ${this.roomId}] ${method} threw (${this.stats.exceptions} so far): ${error.cause instanceof Error ? error.cause.stack : error.message}`);
-    }
+    this.exceptions.handle(this.roomId, error, method);
   }
 
   /** Sends the patch of a firing (counted and timed); Colyseus's own patch interval only moves the room clock. */
   override broadcastPatch(): boolean {
-    if (this.loop?.patching !== true) {
-      // The patch rate must stay a number (the SDK learns it from the input handshake), so Colyseus keeps
-      // calling this on its interval: the clock moves, the patch waits for the game loop.
+    if (this.loop === undefined) {
       this.clock.tick();
       return false;
     }
-    const started = performance.now();
-    const changed = super.broadcastPatch();
-    this.stats.recordPatch(started, performance.now() - started);
-    return changed;
+    return this.loop.gatePatch(this.clock, () => super.broadcastPatch());
   }
 
   /**

@@ -31,6 +31,23 @@ export class GameLoop {
     this.clock.stop();
   }
 
+  /**
+   * What the room's `broadcastPatch` override does with Colyseus's call: sends (through `send`, the
+   * room's `super.broadcastPatch()`, timed into the stats) only the loop's own patch. Colyseus's patch
+   * interval keeps calling too, since the patch rate must stay a number (the SDK learns it from the input
+   * handshake); those calls only move the room clock.
+   */
+  gatePatch(clock: { tick(): void }, send: () => boolean): boolean {
+    if (!this.patching) {
+      clock.tick();
+      return false;
+    }
+    const started = performance.now();
+    const changed = send();
+    this.stats.recordPatch(started, performance.now() - started);
+    return changed;
+  }
+
   /** Resolves after the next firing has run its steps and sent its patch. */
   afterNext(): Promise<void> {
     return new Promise((resolve) => this.waiters.push(resolve));

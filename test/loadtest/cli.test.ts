@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadTestSummary } from "../../loadtest/summary.js";
+import { freePort } from "../../server/freePort.js";
 
 /** Runs the CLI as `npm run loadtest` does (tsx on this Node); resolves with its exit code and output. */
 function loadtest(args: string[], timeoutMs = 40_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -23,15 +23,6 @@ function loadtest(args: string[], timeoutMs = 40_000): Promise<{ code: number | 
       resolve({ code, stdout, stderr });
     });
   });
-}
-
-/** A loopback port nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 let dir: string;
