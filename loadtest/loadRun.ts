@@ -3,6 +3,8 @@ import { seededRandom } from "../shared/seededRandom.js";
 import { Bot, type BotContext, type ViewTally } from "./bot.js";
 import { BOT_KINDS } from "./botBehaviour.js";
 import { ErrorTally } from "./errorTally.js";
+import { JoinProbe } from "./probe/joinProbe.js";
+import type { ProbeReport } from "./probe/probeMessages.js";
 import type { Traffic } from "./meteredClient.js";
 import type { LoadTestOptions } from "./options.js";
 import type { ProgressLine } from "./progress.js";
@@ -42,6 +44,8 @@ export interface RunRecord {
   serverNote: string | undefined;
   /** Join round trips, ms, on the same process as the matchmaking or across processes. */
   joins: { local: number[]; cross: number[] };
+  /** What the join probe timed while measuring (`--join-probe`), or why it has nothing; undefined without one. */
+  probe: ProbeReport | { error: string } | undefined;
 }
 
 /**
@@ -183,7 +187,11 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
   let measuredFrom = performance.now();
   let rampSeconds = 0;
   let record: RunRecord | undefined;
+  let probe: JoinProbe | undefined;
+  let probeReport: RunRecord["probe"];
   try {
+    // Loaded before the ramp, so its start-up is not measured.
+    if (options.joinProbe > 0) probe = await JoinProbe.start();
     // Rooms first, one bot each; then every other bot joins an existing room, spread over the ramp.
     for (let r = 0; r < options.rooms && !signal.aborted; r++) {
       const bot = newBot(r);
@@ -214,6 +222,7 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
     ctx.measuring = true;
     measuredFrom = performance.now();
     await mark("warm");
+    probe?.go({ endpoints: all, roomName: options.room, roomIds, joinOptions: { spawn: level.map.spawns[0]!.name, team: "join-probe" }, perSecond: options.joinProbe });
     phaseName = "measuring";
     await sleepUntil(start + options.duration * 1000, signal);
   } finally {
@@ -225,11 +234,13 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
     const atEnd = connected();
     peak = Math.max(peak, atEnd);
     await mark("end");
+    if (probe !== undefined) probeReport = await probe.stop().catch((err: Error) => ({ error: err.message }));
     phaseName = "leaving";
     await Promise.allSettled(pending.splice(0));
     await Promise.allSettled(bots.map((b) => b.leave()));
     clearInterval(driver);
     clearInterval(status);
+    probe?.kill();
     for (const w of servers) w.stop();
     generatorLag.disable();
     progress.finish();
@@ -254,6 +265,7 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
       servers,
       serverNote,
       joins: ctx.joins,
+      probe: probeReport,
     };
   }
   return record!;

@@ -36,6 +36,11 @@ export interface LoadTestOptions {
   decodeSample: number;
   /** Share of the bots replaced per minute (a consented leave, then a fresh join to the same room). */
   churn: number;
+  /**
+   * Joins per second timed by the join probe, a client process of its own, while measuring (0: no probe).
+   * Its timings are not bent by the bots' busy loop; with several processes half of its joins cross.
+   */
+  joinProbe: number;
   output: string | undefined;
   allowRemote: boolean;
   seed: number;
@@ -90,6 +95,9 @@ export const USAGE = `usage: npm run loadtest -- [flags]          (against a run
   --thin                 most bots skip decoding (count bytes only); same as --decode-sample 0.05
   --decode-sample <f>    share of bots that decode the state and check what they hold, 0..1 (default 1)
   --churn <f>            share of the bots replaced per minute (consented leave + fresh join), 0..10 (default 0)
+  --join-probe <n>       joins per second timed by a separate client process while measuring, 0..20
+                         (default 0: none); each joins a room and leaves at once, and with --processes
+                         every other one goes through a process that does not host the room
   --output <file>        write the summary JSON there too
   --allow-remote         allow an endpoint that is not loopback
   --seed <n>             seed of the bots' choices (default 1)
@@ -126,6 +134,7 @@ const FLAGS = {
   thin: { type: "boolean" },
   "decode-sample": { type: "string" },
   churn: { type: "string" },
+  "join-probe": { type: "string" },
   output: { type: "string" },
   "allow-remote": { type: "boolean" },
   seed: { type: "string" },
@@ -179,6 +188,7 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
   const teamSize = integer(values["team-size"], "--team-size", 1, 1, MAX_PER_ROOM);
   const decodeSample = fraction(values["decode-sample"], "--decode-sample", values.thin === true ? 0.05 : 1);
   const churn = number(values.churn, "--churn", 0, 0, 10);
+  const joinProbe = number(values["join-probe"], "--join-probe", 0, 0, 20);
   const culling = values.culling ?? "on";
   if (culling !== "on" && culling !== "off") throw new UsageError(`--culling must be on or off (got ${JSON.stringify(culling)})`);
   const room = values.room ?? "stealth";
@@ -210,6 +220,7 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
     teamSize,
     decodeSample,
     churn,
+    joinProbe,
     output: values.output,
     allowRemote: values["allow-remote"] === true,
     seed: integer(values.seed, "--seed", 1, 0, 2 ** 31 - 1),

@@ -105,6 +105,22 @@ export interface LoadTestSummary {
    * asked, and across processes (null with one process, or when no join crossed).
    */
   joinRoundTripMs: { local: (Spread & { samples: number }) | null; crossProcess: (Spread & { samples: number }) | null };
+  /**
+   * Join round trips timed by the join probe (`--join-probe`), a client process whose loop does nothing
+   * else, while measuring: on the room's own process and across processes. With a probe, the
+   * cross-process join target is held on its figure: the bots' joins are timed on a loop that drives every
+   * bot, and under load that loop's own lateness is in each of them (the generator's lag says how much).
+   * Null without a probe.
+   */
+  joinProbeMs: {
+    perSecond: number;
+    local: (Spread & { samples: number }) | null;
+    crossProcess: (Spread & { samples: number }) | null;
+    failed: number;
+    failures: string[];
+    /** The probe's own event-loop lag p99, ms. */
+    loopLagP99Ms: number;
+  } | null;
   errors: { total: number; byKind: Record<string, number>; examples: string[]; joinFailures: string[] };
   /** What decoding bots checked themselves: the mean view, and anything held beyond the culling range. */
   clientChecks: { decodingClients: number; checks: number; meanEntitiesHeld: number; farLeaks: number; farLeakExamples: string[]; holdLimitM: number | null };
@@ -156,9 +172,23 @@ export function summarize(run: RunRecord): LoadTestSummary {
     if (server.exceptions > 0) problems.push(`${server.exceptions} exception(s) in the rooms`);
     if (run.options.targets) problems.push(...missedTargets(server, run.options.churn > 0));
   }
-  const cross = joinRoundTripMs.crossProcess;
+  const probe = run.probe;
+  let joinProbeMs: LoadTestSummary["joinProbeMs"] = null;
+  if (probe !== undefined && "error" in probe) problems.push(`join probe: ${probe.error}`);
+  if (probe !== undefined && !("error" in probe)) {
+    joinProbeMs = {
+      perSecond: run.options.joinProbe,
+      local: samplesSpread(probe.joins.local),
+      crossProcess: samplesSpread(probe.joins.cross),
+      failed: probe.failed,
+      failures: probe.failures,
+      loopLagP99Ms: round(probe.loopLagP99Ms, 2),
+    };
+    if (probe.failed > 0) problems.push(`${probe.failed} join(s) of the join probe failed`);
+  }
+  const cross = run.probe === undefined ? joinRoundTripMs.crossProcess : joinProbeMs?.crossProcess ?? null;
   if (run.options.targets && cross !== null && cross.p99 > TARGETS.crossProcessJoinP99Ms) {
-    problems.push(`cross-process join p99 ${cross.p99} ms (target < ${TARGETS.crossProcessJoinP99Ms})`);
+    problems.push(`cross-process join p99 ${cross.p99} ms${run.probe === undefined ? "" : " (join probe)"} (target < ${TARGETS.crossProcessJoinP99Ms})`);
   }
   return {
     startedAt: run.startedAt,
@@ -177,6 +207,7 @@ export function summarize(run: RunRecord): LoadTestSummary {
     },
     roundTripMs: { p50: round(run.roundTripMs.p50, 3), p99: round(run.roundTripMs.p99, 3), max: round(run.roundTripMs.max, 3), samples: run.roundTripMs.samples },
     joinRoundTripMs,
+    joinProbeMs,
     errors: { total: run.errors.total, byKind: { ...run.errors.counts }, examples: run.errors.examples, joinFailures: run.joinFailures },
     clientChecks: {
       decodingClients: run.clients.decoding,
@@ -389,8 +420,14 @@ export function formatTable(s: LoadTestSummary): string {
   add("messages / s in, out", `${s.traffic.messagesPerSecondIn}, ${s.traffic.messagesPerSecondOut}`);
   add("round trip p50 / p99 / max", `${ms(s.roundTripMs.p50)} / ${ms(s.roundTripMs.p99)} / ${ms(s.roundTripMs.max)} (${s.roundTripMs.samples} pings)`);
   const joinTrip = (j: (Spread & { samples: number }) | null) => (j === null ? "-" : `${j.p50} / ${j.p99} / ${j.max} ms (${j.samples})`);
+  const probe = s.joinProbeMs;
+  const crossTarget = s.options.targets ? ` (target p99 < ${TARGETS.crossProcessJoinP99Ms})` : "";
   add("join round trip p50 / p99 / max, same process", joinTrip(s.joinRoundTripMs.local));
-  if (s.joinRoundTripMs.crossProcess !== null) add("  across processes", `${joinTrip(s.joinRoundTripMs.crossProcess)}${s.options.targets ? ` (target p99 < ${TARGETS.crossProcessJoinP99Ms})` : ""}`);
+  if (s.joinRoundTripMs.crossProcess !== null) add("  across processes", `${joinTrip(s.joinRoundTripMs.crossProcess)}${probe === null ? crossTarget : " (timed on the bots' loop)"}`);
+  if (probe !== null) {
+    add("join probe p50 / p99 / max, same process", `${joinTrip(probe.local)}; ${probe.perSecond} joins/s, ${probe.failed} failed, probe loop lag p99 ${probe.loopLagP99Ms} ms`);
+    add("  across processes", `${joinTrip(probe.crossProcess)}${probe.crossProcess === null ? "" : crossTarget}`);
+  }
   add("errors", s.errors.total === 0 ? "0" : `${s.errors.total} (${Object.entries(s.errors.byKind).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ")})`);
   add("decoding clients: mean view, far leaks", `${s.clientChecks.meanEntitiesHeld} entities, ${s.clientChecks.farLeaks} beyond ${s.clientChecks.holdLimitM ?? "-"} m`);
   const v = s.server;

@@ -69,7 +69,7 @@ describe("npm run loadtest", () => {
 
   it("runs bots across two processes sharing a Redis it starts, and reports each process and the joins that crossed", async () => {
     const output = join(dir, "cluster.json");
-    const run = await loadtest(["--local", "--processes", "2", "--clients", "12", "--rooms", "4", "--duration", "4", "--warmup", "1", "--ramp", "1", "--thin", "--audit", "1", "--output", output], 60_000);
+    const run = await loadtest(["--local", "--processes", "2", "--clients", "12", "--rooms", "4", "--duration", "4", "--warmup", "1", "--ramp", "1", "--thin", "--audit", "1", "--join-probe", "6", "--output", output], 60_000);
     expect(run.code, run.stderr).toBe(0);
     const s = JSON.parse(await readFile(output, "utf8")) as LoadTestSummary;
     expect(s.ok, s.problems.join("; ")).toBe(true);
@@ -84,6 +84,11 @@ describe("npm run loadtest", () => {
     // Bots matchmake through the processes in turn, so some joins land on the other process.
     expect(s.joinRoundTripMs.crossProcess?.samples).toBeGreaterThan(0);
     expect(s.joinRoundTripMs.local?.samples).toBeGreaterThan(0);
+    // The join probe, a process of its own, alternates joins on the room's own process and across.
+    expect(s.joinProbeMs).toMatchObject({ perSecond: 6, failed: 0 });
+    expect(s.joinProbeMs!.local?.samples).toBeGreaterThan(0);
+    expect(s.joinProbeMs!.crossProcess?.samples).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/^join probe p50 \/ p99 \/ max, same process/m);
     expect(run.stdout).toMatch(/^process \S+\s+2 rooms, \d+ clients/m);
   });
 

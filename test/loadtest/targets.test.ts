@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { missedTargets } from "../../loadtest/summary.js";
-import { parseLoadTestArgs } from "../../loadtest/options.js";
+import { formatTable, missedTargets, summarize } from "../../loadtest/summary.js";
+import { parseLoadTestArgs, type LoadTestOptions } from "../../loadtest/options.js";
+import type { RunRecord } from "../../loadtest/loadRun.js";
 
 const figures = (patchMin: number, lagP99: number, heap: number | null, joinP99 = 2, lagMax = lagP99) => ({
   joinMs: { p50: 1, p99: joinP99, max: joinP99, joins: 25 },
@@ -29,6 +30,50 @@ describe("load-test targets", () => {
     const base = ["--local", "--clients", "4"];
     expect((parseLoadTestArgs(base) as { targets: boolean }).targets).toBe(false);
     expect((parseLoadTestArgs([...base, "--targets"]) as { targets: boolean }).targets).toBe(true);
+  });
+});
+
+/** A run of two processes without server figures, with these join timings from the bots and the probe. */
+function crossRun(botsCross: number[], probe: RunRecord["probe"]): RunRecord {
+  const options = parseLoadTestArgs(["--local", "--processes", "2", "--targets", "--clients", "4", "--no-server-stats", ...(probe === undefined ? [] : ["--join-probe", "4"])]) as LoadTestOptions;
+  return {
+    options, endpoint: "ws://127.0.0.1:1, ws://127.0.0.1:2", startedAt: "", aborted: false,
+    clients: { target: 4, joined: 4, failed: 0, peak: 4, atEnd: 4, churned: 0, decoding: 1 }, joinFailures: [], roomIds: ["r1"],
+    rampSeconds: 1, measuredSeconds: 10,
+    traffic: { warm: { bytesIn: 0, messagesIn: 0, patchesIn: 0 }, end: { bytesIn: 0, messagesIn: 0, patchesIn: 0 }, framesOutWarm: 0, framesOutEnd: 0, clientSeconds: 40 },
+    roundTripMs: { p50: 1, p99: 2, max: 3, samples: 10 }, views: { checks: 0, entitiesHeld: 0, farLeaks: 0, farLeakExamples: [] }, holdLimit: undefined,
+    errors: { total: 0, counts: {}, examples: [] }, generator: { cpuPercentOfCore: 90, loopLagP99Ms: 80 }, servers: [], serverNote: "not polled",
+    joins: { local: [5, 6], cross: botsCross },
+    probe,
+  } as unknown as RunRecord;
+}
+
+describe("the cross-process join target", () => {
+  const slowBots = [8, 9, 10, 140];
+  it("is held on the bots' joins when there is no join probe", () => {
+    const s = summarize(crossRun(slowBots, undefined));
+    expect(s.ok).toBe(false);
+    expect(s.problems).toEqual([expect.stringContaining("cross-process join p99 140 ms (target < 100)")]);
+  });
+
+  it("is held on the join probe's joins when there is one, and the bots' figure is still printed", () => {
+    const fast = summarize(crossRun(slowBots, { kind: "report", joins: { local: [4, 5, 6], cross: [7, 8, 9] }, failed: 0, failures: [], loopLagP99Ms: 0.4 }));
+    expect(fast.ok, fast.problems.join("; ")).toBe(true);
+    expect(fast.joinProbeMs).toMatchObject({ perSecond: 4, failed: 0, crossProcess: { p99: 9, samples: 3 }, local: { p99: 6, samples: 3 } });
+    const table = formatTable(fast);
+    expect(table).toMatch(/^  across processes\s+10 \/ 140 \/ 140 ms \(4\) \(timed on the bots' loop\)$/m);
+    expect(table).toMatch(/^join probe p50 \/ p99 \/ max, same process\s+5 \/ 6 \/ 6 ms \(3\); 4 joins\/s, 0 failed/m);
+    expect(table).toMatch(/^  across processes\s+8 \/ 9 \/ 9 ms \(3\) \(target p99 < 100\)$/m);
+
+    const slow = summarize(crossRun([8], { kind: "report", joins: { local: [4], cross: [7, 130] }, failed: 0, failures: [], loopLagP99Ms: 0.4 }));
+    expect(slow.problems).toEqual([expect.stringContaining("cross-process join p99 130 ms (join probe) (target < 100)")]);
+  });
+
+  it("a probe join that fails, or a probe that never reports, fails the run", () => {
+    const failed = summarize(crossRun([8], { kind: "report", joins: { local: [4], cross: [7] }, failed: 2, failures: ["join of r1 through ws://127.0.0.1:2: no join within 10000 ms"], loopLagP99Ms: 0 }));
+    expect(failed.problems).toEqual([expect.stringContaining("2 join(s) of the join probe failed")]);
+    const lost = summarize(crossRun([8], { error: "the join probe did not report within 15 s" }));
+    expect(lost.problems).toEqual([expect.stringContaining("join probe: the join probe did not report")]);
   });
 });
 
