@@ -14,7 +14,7 @@ import {
   checkId, checkObservableFields, checkObserverComplete, checkObserverFields,
 } from "./specValidation.js";
 import type { ObservableSpec, ObserverSpec, VisionOptions, VisionTickReport } from "./types.js";
-import type { Sighting } from "./awareness.js";
+import type { Sighting } from "./awareness/types.js";
 import { wrapAngle } from "../../shared/math/angle.js";
 import type { Sector } from "../../shared/math/sector.js";
 
