@@ -8,7 +8,8 @@
  *
  * Units: meters, radians (0 = +x, counter-clockwise positive), ticks.
  */
-export { VisionSystem, DEFAULT_VISION_OPTIONS } from "./visionSystem.js";
+export { VisionSystem } from "./visionSystem.js";
+export { DEFAULT_VISION_OPTIONS } from "./visionOptions.js";
 export { MAX_SAMPLES } from "./specValidation.js";
 export type { ObservableSpec, ObserverSpec, Point, VisionOptions, VisionTickReport } from "./types.js";
 export type { RayLog } from "./rayLog.js";
