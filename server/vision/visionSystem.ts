@@ -312,7 +312,10 @@ export class VisionSystem {
     return { observers: this.observers.size, observables: this.observables.size };
   }
 
-  /** Sight rays cast since construction, by `tick()` and `check()` alike. */
+  /**
+   * Tree rays cast since construction, by `tick()` and `check()` alike: the sum of every
+   * {@link VisionTickReport.rays}, plus what `check()` cost, which no report counts.
+   */
   get raysCast(): number {
     return this.los.segments;
   }
