@@ -25,7 +25,7 @@ export const DetectionMeter = schema({
 }, "DetectionMeter");
 export type DetectionMeter = InstanceType<typeof DetectionMeter>;
 
-/** One detection event about the character holding it (see `DetectionEvent` in server/vision/awareness.ts). */
+/** One detection event about the character holding it (see `DetectionEvent` in server/vision/awareness/types.ts). */
 export const DetectionNotice = schema({
   /** Per-room sequence number: strictly increasing, so a client can order and de-duplicate. */
   seq: t.uint32().default(0),

@@ -8,12 +8,14 @@
  *
  * Units: meters, radians (0 = +x, counter-clockwise positive), ticks.
  */
-export { VisionSystem, DEFAULT_VISION_OPTIONS } from "./visionSystem.js";
+export { VisionSystem } from "./visionSystem.js";
+export { DEFAULT_VISION_OPTIONS } from "./visionOptions.js";
 export { MAX_SAMPLES } from "./specValidation.js";
 export type { ObservableSpec, ObserverSpec, Point, VisionOptions, VisionTickReport } from "./types.js";
 export type { RayLog } from "./rayLog.js";
-export { AwarenessModel, DEFAULT_AWARENESS_OPTIONS } from "./awareness.js";
-export type { AwarenessOptions, DetectionEvent, DetectionEventType, ObserverState, Sighting } from "./awareness.js";
+export { AwarenessModel } from "./awareness/awarenessModel.js";
+export { DEFAULT_AWARENESS_OPTIONS } from "./awareness/validation.js";
+export type { AwarenessOptions, DetectionEvent, DetectionEventType, ObserverState, Sighting } from "./awareness/types.js";
 export { wrapAngle, angularDistance } from "../../shared/math/angle.js";
 /** @internal The engine's ray caster over a planck World, for benchmarks that price one ray. */
 export { LineOfSight } from "./lineOfSight.js";

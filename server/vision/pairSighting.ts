@@ -1,4 +1,4 @@
-import type { Sighting } from "./awareness.js";
+import type { Sighting } from "./awareness/types.js";
 import type { Observable } from "./observable.js";
 
 /**

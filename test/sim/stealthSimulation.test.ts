@@ -1,6 +1,6 @@
 import { Circle, Transform, Vec2, testOverlap } from "planck";
 import { describe, expect, it } from "vitest";
-import type { DetectionEvent } from "../../server/vision/awareness.js";
+import type { DetectionEvent } from "../../server/vision/awareness/types.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { loadMapFile } from "../../server/sim/tiledMap.js";
 import { arenaMap } from "../fixtures/arenaMap.js";

@@ -68,6 +68,25 @@ describe("the deferred scheduler spends a ray budget in priority order", () => {
     expect(worst).toBeGreaterThan(10);
     expect(worst).toBeLessThanOrEqual(10 + 12 * 3);
   });
+
+  it("raysCast counts every tree ray since construction: each tick's report, plus what check() cost", () => {
+    const world = emptyWorld();
+    wall(world, 5, 0, 0.5, 2);
+    const vision = new VisionSystem(world, { blockerCache: false });
+    vision.addObserver("g", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 90 * DEG });
+    vision.addObservable("hidden", { position: { x: 8, y: 0 }, radius: 0.4 });
+    vision.addObservable("open", { position: { x: 3, y: 3 }, radius: 0.4 });
+    expect(vision.raysCast).toBe(0);
+    let reported = 0;
+    for (let tick = 0; tick < 3; tick++) {
+      vision.moveObservable("open", 3, 3 + tick * 0.1);
+      reported += vision.tick().rays;
+    }
+    expect(reported).toBeGreaterThan(0);
+    expect(vision.raysCast).toBe(reported);
+    vision.check("g", "hidden");
+    expect(vision.raysCast).toBeGreaterThan(reported); // no report counts these
+  });
 });
 
 describe("fairness floor: under 10x overload every observer is served within the published bound", () => {

@@ -1,0 +1,57 @@
+/**
+ * The meter law: how one (observer, target) meter fills while its target is seen (the fill rate, from
+ * distance, range edge, periphery, proximity, visibility and the observer's state) and drains while it is
+ * not (held for the grace period, then a linear decay). Apart from the model, which decides when a meter
+ * is read and what crossing a threshold means, so the law can be read, tuned and priced on its own.
+ */
+import type { ObserverState, AwarenessOptions, Sighting } from "./types.js";
+import { checkSighting, resolveOptions, type ResolvedOptions } from "./validation.js";
+
+/** Timers add up dt each step; 60 x 0.05 s sums to 2.9999999999999996, which must count as 3 s. @internal */
+export const TIME_EPS = 1e-9;
+
+/** A stored meter: its level as of the model time it was last seen. @internal */
+export interface MeterReading {
+  /** Level at `seenAt`, in [0, 1]. */
+  readonly level: number;
+  /** Model time of the last sighting, seconds. */
+  readonly seenAt: number;
+}
+
+/** Level of meter `m` at model time `t` (>= its `seenAt`). @internal */
+export function levelAt(m: MeterReading, t: number, o: ResolvedOptions): number {
+  const late = t - m.seenAt - o.graceSeconds;
+  if (late <= TIME_EPS) return m.level;
+  const v = m.level - o.decayRate * late;
+  return v > 0 ? v : 0;
+}
+
+/** Model time at which meter `m` reaches 0 if unseen from now on. @internal */
+export function zeroAt(m: MeterReading, o: ResolvedOptions): number {
+  return m.seenAt + o.graceSeconds + m.level / o.decayRate;
+}
+
+/** Fill per second for one sighting by an observer in `state`, with the given options (see the README's model). */
+export function fillRate(s: Sighting, state: ObserverState, options: AwarenessOptions = {}): number {
+  checkSighting(s);
+  return fillPerSecond(s, state, resolveOptions(options));
+}
+
+/** {@link fillRate} with options already resolved and the sighting already checked: the step's hot path. @internal */
+export function fillPerSecond(s: Sighting, state: ObserverState, o: ResolvedOptions): number {
+  const d = Math.max(s.distance, o.minDistance);
+  let rate = o.fillRate * Math.pow(o.referenceDistance / d, o.distanceExponent);
+  if (Number.isFinite(s.range) && s.range > 0) {
+    const u = Math.min(1, s.distance / s.range);
+    rate *= 1 - o.rangeEdgeSlowdown * u * u;
+  }
+  if (s.proximity === true) rate *= o.proximityFactor;
+  else if (s.halfFov > 0 && s.halfFov < Math.PI) {
+    const a = Math.min(1, s.offAxis / s.halfFov);
+    rate *= 1 - o.peripherySlowdown * a * a;
+  }
+  rate *= s.visibility ?? 1;
+  const f = o.stateFactor;
+  rate *= state === "idle" ? f.idle : state === "suspicious" ? f.suspicious : state === "alerted" ? f.alerted : f.searching;
+  return rate;
+}

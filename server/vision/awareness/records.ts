@@ -1,0 +1,118 @@
+/**
+ * The model's records: one per observer (its state machine's fields and its pairs) and one per
+ * (observer, target) pair (its meter and where the target was last seen), laid out for the step's reads,
+ * with the two lookups over them. Apart from the model so its class holds the behaviour, not the storage.
+ */
+import type { AwarenessModel } from "./awarenessModel.js";
+import type { ObserverState } from "./types.js";
+import { levelAt } from "./meterLaw.js";
+import type { ResolvedOptions } from "./validation.js";
+
+/**
+ * One (observer, target) meter, stored lazily: its level as of `seenAt` (model seconds), from which the
+ * level at any later time follows (hold for the grace period, then decay linearly). Unseen pairs are
+ * therefore never touched step by step; a busy room pays for its sightings, not for its memory.
+ *
+ * Fields are declared in the order a step reads them (the engine lays them out in that order): a pair is
+ * usually cold in memory when its sighting comes, and every extra cache line it spans costs a miss.
+ * @internal
+ */
+export class Pair {
+  readonly rec: ObserverRecord;
+  readonly targetId: string;
+  /** Set once the pair is dropped, so a sighting's memo cannot revive it. */
+  dropped = false;
+  /** Step stamps: last sighting (duplicates within a step count once), and the step the meter filled. */
+  seenStep = -1;
+  /** Level at `seenAt`. */
+  level = 0;
+  /** Model time of the last sighting, seconds. */
+  seenAt = 0;
+  /** Whether the next fill from zero may announce `noticed`. */
+  armed = true;
+  reachedStep = -1;
+  /** First-appearance rank within its observer: ties go to the lowest. */
+  readonly order: number;
+  /** Where the target was last seen, meters. */
+  x = 0;
+  y = 0;
+
+  constructor(rec: ObserverRecord, targetId: string, order: number) {
+    this.rec = rec;
+    this.targetId = targetId;
+    this.order = order;
+  }
+}
+
+/** One observer's state machine and meters. Fields in the order a step reads them (see `Pair`). @internal */
+export class ObserverRecord {
+  readonly owner: AwarenessModel;
+  readonly id: string;
+  /** Index in the model's dense record list (and its deadline / touched arrays); -1 once dropped. */
+  slot = -1;
+  /** Step stamp of the last step with a sighting, and what those sightings found (see `step`). */
+  touchedStep = -1;
+  /** The first pair (in first-appearance order) seen this step at full awareness that may be spotted. */
+  spot: Pair | null = null;
+  /** The pair seen this step with the highest level (the earliest on ties). */
+  seenTop: Pair | null = null;
+  state: ObserverState = "idle";
+  /** The focus target's pair while it exists (cleared by `remove`). */
+  focusPair: Pair | null = null;
+  /** Model time by which every meter is back at 0 if nothing is seen again (suspicious calms down). */
+  calmAt = 0;
+  /**
+   * At least the level of every pair it holds, as of the end of the last step that touched it (meters
+   * only fall while unseen, so it stays a bound): when the pair seen this step is above it, that pair is
+   * the most aware one and the other pairs need not be visited. Exact again after each full scan.
+   */
+  levelCap = 0;
+  /** Model time the focus was last seen (alerted), or the search began (searching). */
+  since = 0;
+  /** Last known position of the focus, meters; meaningful once `hasKnown`. */
+  knownX = 0;
+  knownY = 0;
+  hasKnown = false;
+  /** Target the state is about (the one spotted, or the most suspicious). */
+  focus: string | null = null;
+  readonly pairs = new Map<string, Pair>();
+  /** The same pairs, densely, in the order they first appeared. */
+  readonly pairList: Pair[] = [];
+  nextOrder = 0;
+
+  constructor(owner: AwarenessModel, id: string) {
+    this.owner = owner;
+    this.id = id;
+  }
+}
+
+/** Scanning one or two pairs beats hashing the id; beyond that each compared id is a cache miss. @internal */
+export function findPair(rec: ObserverRecord, targetId: string): Pair | undefined {
+  const pairs = rec.pairList;
+  if (pairs.length > 2) return rec.pairs.get(targetId);
+  for (let i = 0; i < pairs.length; i++) if (pairs[i]!.targetId === targetId) return pairs[i];
+  return undefined;
+}
+
+/**
+ * The pair with the highest level now (the earliest on ties) of an observer that saw something this step.
+ * The pairs not seen this step are cold in memory; they are visited only when `levelCap` cannot rule them
+ * out, and the cap is exact again afterwards.
+ * @internal
+ */
+export function mostAware(rec: ObserverRecord, now: number, o: ResolvedOptions): Pair {
+  const seen = rec.seenTop!;
+  if (rec.levelCap < seen.level) return seen;
+  let best = seen;
+  let bestLevel = -1;
+  const pairs = rec.pairList;
+  for (let i = 0; i < pairs.length; i++) {
+    const level = levelAt(pairs[i]!, now, o);
+    if (level > bestLevel) {
+      best = pairs[i]!;
+      bestLevel = level;
+    }
+  }
+  rec.levelCap = bestLevel;
+  return best;
+}
