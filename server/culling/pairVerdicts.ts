@@ -190,7 +190,7 @@ export class PairVerdicts {
     const occ = this.packed;
     const travelLimit = memory.travelLimit;
     const limit = travelLimit[j]!;
-    // Visible last time with allowance to spare: still visible while the centres moved less than that.
+    // Visible last time with allowance left: still visible while the centres moved less than that.
     if (limit < 0 && -limit - travelled > 0) return false;
     const last = memory.blocker[j]! - 1;
     if (last >= 0 && limit - travelled > -HIDDEN_MARGIN) return true;
