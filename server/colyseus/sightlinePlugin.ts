@@ -1,9 +1,10 @@
 import { RoomPlugin, TimestepException, type Client, type Room } from "@colyseus/core";
 import { StateView, type Schema } from "@colyseus/schema";
 import { ViewCulling, type AuditCounts, type CullingReport } from "../culling/index.js";
+import type { ClientViews } from "../culling/clientViews.js";
+import { EverythingInView } from "../culling/everythingInView.js";
 import { fail, nonEmptyString } from "../../shared/validation/rangeChecks.js";
 import { CulledMessages } from "./culledMessages.js";
-import { EverythingInView } from "./everythingInView.js";
 import { LoopWatch } from "./loopWatch.js";
 import { EntityRegistry } from "./entityRegistry.js";
 import type { CulledSendOptions, EntitySpec, SightlineCounters } from "./pluginTypes.js";
@@ -42,7 +43,10 @@ export class SightlinePlugin extends RoomPlugin {
   override readonly pluginName = "sightline" as const;
 
   private readonly defaults: SightlineOptions | undefined;
-  private views: ViewCulling | EverythingInView | null = null;
+  /** The views, culled or not: the plugin drives both alike. */
+  private views: ClientViews | null = null;
+  /** The same object when culling is on, for the policy figures only `ViewCulling` has (see {@link culling}). */
+  private culler: ViewCulling | null = null;
   private manual = false;
   private ownerTag: number | undefined;
   private readonly entities = new EntityRegistry(readXY);
@@ -81,14 +85,13 @@ export class SightlinePlugin extends RoomPlugin {
     }
     const onAdd = (sessionId: string, id: string) => this.entered(sessionId, id);
     const onRemove = (sessionId: string, id: string) => this.left(sessionId, id);
-    this.views = o.culling === false
-      ? new EverythingInView(onAdd, onRemove)
-      : new ViewCulling({ ...o, tickSeconds, maxSpeed: o.maxSpeed, onAdd, onRemove });
+    if (o.culling === false) this.views = new EverythingInView(onAdd, onRemove);
+    else this.views = this.culler = new ViewCulling({ ...o, tickSeconds, maxSpeed: o.maxSpeed, onAdd, onRemove });
     this.ownerTag = o.ownerTag;
     this.entities.read = o.position ?? readXY;
     const watch = LoopWatch.shared();
     this.releaseWatch = watch.acquire();
-    this.roundTrips = new RoundTrips(o.pingIntervalMs ?? DEFAULT_SIGHTLINE_OPTIONS.pingIntervalMs, this.views instanceof ViewCulling ? this.views.maxRoundTripMs : 0, (id) => room.clients.getById(id), (from, to) => watch.blockedWithin(from, to), o.roundTrip);
+    this.roundTrips = new RoundTrips(o.pingIntervalMs ?? DEFAULT_SIGHTLINE_OPTIONS.pingIntervalMs, this.views.maxRoundTripMs, (id) => room.clients.getById(id), (from, to) => watch.blockedWithin(from, to), o.roundTrip);
     this.router = new CulledMessages({
       sessions: () => this.stateViews.keys(),
       holds: (sessionId, id) => this.views!.has(sessionId, id),
@@ -101,12 +104,12 @@ export class SightlinePlugin extends RoomPlugin {
 
   /** Whether culling is on (false: every view holds everything). */
   get enabled(): boolean {
-    return this.views instanceof ViewCulling;
+    return this.views?.cullingEnabled ?? false;
   }
 
   /** The `ViewCulling` behind the views (linger, look-ahead, audit details), or null when culling is off or not started. */
   get culling(): ViewCulling | null {
-    return this.views instanceof ViewCulling ? this.views : null;
+    return this.culler;
   }
 
   /** How far characters see for culling, meters (Infinity when culling is off). */
@@ -288,7 +291,7 @@ export class SightlinePlugin extends RoomPlugin {
     this.views?.dispose();
   }
 
-  private started(): ViewCulling | EverythingInView {
+  private started(): ClientViews {
     if (this.views === null) throw new Error("SightlinePlugin: call this.plugins.sightline.start(...) in onCreate first");
     return this.views;
   }

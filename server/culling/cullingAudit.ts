@@ -1,7 +1,8 @@
 import type { Occluders } from "../occluders/occluders.js";
 import { VisionSystem } from "../vision/visionSystem.js";
 import { segmentTouchesBox } from "../../shared/math/rayCast.js";
-import { HIDDEN_MARGIN, type PotentialSight } from "./potentialSight.js";
+import { HIDDEN_MARGIN } from "./pairVerdicts.js";
+import type { PotentialSight } from "./potentialSight.js";
 import type { ViewKeeper } from "./viewKeeper.js";
 
 /** Options of a {@link CullingAudit}. @internal */
@@ -30,7 +31,7 @@ export interface AuditCounts {
   popIns: number;
   /**
    * Entities the exact oracle finds potentially visible that the view lacks right now: the fast path
-   * (grid, cached blockers, slack) deciding "hidden" wrongly. Stricter than pop-ins; must be 0.
+   * (grid, cached blockers, travel allowances) deciding "hidden" wrongly. Stricter than pop-ins; must be 0.
    */
   misses: number;
   /** Client-ticks audited. */

@@ -1,6 +1,6 @@
 /**
  * What one character remembers about the entities in its reach: per entity, the occluder that last hid
- * it and the standing verdict's spare distance (see `PotentialSight`), packed densely in the order the entities
+ * it and the standing verdict's travel limit (see `PairVerdicts`), packed densely in the order the entities
  * came into reach.
  *
  * Why not arrays indexed by entity slot: a character has a few dozen entities in reach out of hundreds,
@@ -18,10 +18,11 @@ export class PairMemory {
   /** 1 + the occluder that last hid the entity (0: none). */
   blocker = new Int32Array(64);
   /**
-   * The standing verdict: spare distance (meters) + both odometers when it was reached, positive for hidden by
-   * `blocker`, negative for visible; 0 for none.
+   * The standing verdict, as the reading of both odometers summed (meters) up to which it holds: its travel
+   * allowance + both odometers when it was reached; positive for hidden by `blocker`, negative for
+   * visible; 0 for none.
    */
-  slack = new Float64Array(64);
+  travelLimit = new Float64Array(64);
 
   /** Appends an entry with no verdict; returns its index. */
   add(entity: number, generation: number): number {
@@ -30,7 +31,7 @@ export class PairMemory {
     this.entity[i] = entity;
     this.generation[i] = generation;
     this.blocker[i] = 0;
-    this.slack[i] = 0;
+    this.travelLimit[i] = 0;
     return i;
   }
 
@@ -39,17 +40,17 @@ export class PairMemory {
     this.entity[to] = this.entity[from]!;
     this.generation[to] = this.generation[from]!;
     this.blocker[to] = this.blocker[from]!;
-    this.slack[to] = this.slack[from]!;
+    this.travelLimit[to] = this.travelLimit[from]!;
   }
 
   /** Forgets every verdict (a look-ahead change voids them all), keeping the entries. */
   voidVerdicts(): void {
-    this.slack.fill(0, 0, this.count);
+    this.travelLimit.fill(0, 0, this.count);
   }
 
   /** Forgets every verdict and every remembered piece (the occluders changed), keeping the entries. */
   voidAll(): void {
-    this.slack.fill(0, 0, this.count);
+    this.travelLimit.fill(0, 0, this.count);
     this.blocker.fill(0, 0, this.count);
   }
 
@@ -66,11 +67,11 @@ export class PairMemory {
     generation.set(this.generation);
     const blocker = new Int32Array(n);
     blocker.set(this.blocker);
-    const slack = new Float64Array(n);
-    slack.set(this.slack);
+    const travelLimit = new Float64Array(n);
+    travelLimit.set(this.travelLimit);
     this.entity = entity;
     this.generation = generation;
     this.blocker = blocker;
-    this.slack = slack;
+    this.travelLimit = travelLimit;
   }
 }

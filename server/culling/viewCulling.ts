@@ -1,5 +1,6 @@
 import { Occluders } from "../occluders/occluders.js";
 import { fail, finite, nonEmptyString, nonNegative, object, positive, within } from "../../shared/validation/rangeChecks.js";
+import type { ClientViews } from "./clientViews.js";
 import { CullingAudit, type AuditCounts } from "./cullingAudit.js";
 import { PotentialSight } from "./potentialSight.js";
 import { ViewKeeper } from "./viewKeeper.js";
@@ -139,7 +140,9 @@ interface ClientRoundTrip {
  * culling.update();
  * ```
  */
-export class ViewCulling {
+export class ViewCulling implements ClientViews {
+  /** Always true: what tells it from culling turned off where either may drive the views. */
+  readonly cullingEnabled = true;
   /** Meters per second the look-ahead and the teleport threshold assume. */
   readonly maxSpeed: number;
   /** Seconds per update. */

@@ -33,25 +33,27 @@ const SPEED_MARGIN = 1.1;
  * the simulation. Occluders are the map's static walls, read from the physics world; the fastest mover is
  * the fastest configured speed (players walking, guards pursuing) plus 10% for collision pushes. Views
  * follow each simulation step (`update: "manual"`), so meters and events, which name an observer only
- * while it is in view, are decided on the same views the patch carries.
+ * while it is in view, are decided on the same views the patch carries. With culling off (`enabled`
+ * false) only the step and the owner tag are passed on.
  */
 export function cullingFor(sim: StealthSimulation, options: CullingOptions, enabled: boolean): Partial<SightlineOptions> {
-  const rules = sim.guardRules;
-  const maxSpeed = SPEED_MARGIN * Math.max(sim.movement.walkSpeed, sim.movement.crouchSpeed, rules.patrolSpeed, rules.investigateSpeed, rules.pursueSpeed);
   const sample = options.auditSample ?? 1;
   // Checked even when the audit is off, so a bad setting fails when the room is created, not when the audit is turned on.
   if (typeof sample !== "number" || !(sample > 0 && sample <= 1)) throw new RangeError(`CullingOptions.auditSample must be a fraction of clients in (0, 1] (got ${sample})`);
+  const views = { tickSeconds: sim.dt, update: "manual", ownerTag: OWNER } as const;
+  // Culling off reads no occluders and sizes nothing by speed: no sight state is built for it.
+  if (!enabled) return { ...views, culling: false };
+  const rules = sim.guardRules;
+  const maxSpeed = SPEED_MARGIN * Math.max(sim.movement.walkSpeed, sim.movement.crouchSpeed, rules.patrolSpeed, rules.investigateSpeed, rules.pursueSpeed);
   return {
-    culling: enabled,
+    ...views,
+    culling: true,
     occluders: Occluders.fromWorld(sim.world, { opaqueMask: sim.vision.opaqueMask }),
-    tickSeconds: sim.dt,
     maxSpeed,
     range: options.range,
     lingerSeconds: options.lingerSeconds,
     maxRoundTripMs: options.maxRoundTripMs,
     audit: options.audit === true ? { sample } : false,
-    update: "manual",
-    ownerTag: OWNER,
   };
 }
 

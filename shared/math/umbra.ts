@@ -119,8 +119,8 @@ export function occludes(
 /**
  * `occludes`, telling by how much it does not: the value (meters) of the first direction that gets past,
  * a lower bound on `occlusionMargin` that is >= `threshold`; or -Infinity when the occluder hides B from
- * A (no direction gets past). Culling uses the bound as room: the margin is 1-Lipschitz in the centres,
- * so the pair stays unhidden by this occluder until the centres have moved that much (less `threshold`).
+ * A (no direction gets past). Culling uses the bound as a travel allowance: the margin is 1-Lipschitz in
+ * the centres, so the pair stays unhidden by this occluder until the centres have moved that much (less `threshold`).
  */
 export function occlusionClearance(
   xs: ArrayLike<number>, ys: ArrayLike<number>, offset: number, count: number, radius: number, winding: number,

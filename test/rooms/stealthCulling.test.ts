@@ -14,13 +14,13 @@ import { arenaMap } from "../fixtures/arenaMap.js";
  * The stealth room's culling, step by step without a server: the simulation mirrored into its schema and
  * culled by the `sightline/colyseus` plugin on a stand-in room, with the round trips the test chooses.
  */
-function culled(sim: StealthSimulation, options: CullingOptions = {}) {
+function culled(sim: StealthSimulation, options: CullingOptions = {}, enabled = true) {
   const state = new StealthState();
   const mirror = new StateMirror(sim, state, new RoomStats());
   const roundTrips = new Map<string, number>();
   const plugin = new SightlinePlugin();
   attachToTestRoom(plugin, { patchRate: 50, roomId: "test", clients: { getById: () => undefined } } as never);
-  plugin.start({ ...cullingFor(sim, { audit: true, ...options }, true), roundTrip: (id) => roundTrips.get(id) });
+  plugin.start({ ...cullingFor(sim, { audit: true, ...options }, enabled), roundTrip: (id) => roundTrips.get(id) });
   declareScenery(plugin, sim, state);
   const declare = (id: string) => {
     if (state.players.has(id)) return;
@@ -52,7 +52,7 @@ function culled(sim: StealthSimulation, options: CullingOptions = {}) {
     mirror.syncBodies(r);
     return plugin.update();
   };
-  return { culling, step };
+  return { culling, step, plugin };
 }
 
 describe("anti-wallhack culling", () => {
@@ -70,6 +70,27 @@ describe("anti-wallhack culling", () => {
     // Different teams, but nothing stands between (12, 9) and (17, 5): they are in each other's views.
     expect(culling.has("open", "hidden")).toBe(true);
     expect(culling.has("hidden", "open")).toBe(true);
+    sim.dispose();
+  });
+
+  it("with culling off, no occluders are read, every view holds every entity, and the plugin says it is off with nothing to measure", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("hidden", { spawn: "cover", team: "a" });
+    sim.addPlayer("open", { spawn: "far", team: "b" });
+    expect(cullingFor(sim, {}, false)).not.toHaveProperty("occluders");
+    expect(culled(sim).plugin.enabled).toBe(true);
+    const { culling, step, plugin } = culled(sim, {}, false);
+    culling.addClient("hidden");
+    culling.addClient("open");
+    const report = step();
+    expect(culling.has("hidden", "guard:Watcher")).toBe(true);
+    expect(culling.has("hidden", "open")).toBe(true);
+    expect(report).toMatchObject({ pairsTested: 0, occluderTests: 0 });
+    expect(plugin.enabled).toBe(false);
+    expect(plugin.culling).toBeNull();
+    expect(plugin.range).toBe(Infinity);
+    expect(plugin.audit).toBeNull();
+    expect(plugin.counters.audit).toBeNull();
     sim.dispose();
   });
 

@@ -1,15 +1,22 @@
-import type { AuditCounts, CullingEntity, CullingReport, ViewListener } from "../culling/index.js";
+// Culling turned off, as a sibling of `ViewCulling` behind the same `ClientViews`: kept in its own file
+// because it shares none of the culling's machinery (no sight, no keeper, no audit), only its surface.
 import { fail, nonEmptyString } from "../../shared/validation/rangeChecks.js";
+import type { ClientViews } from "./clientViews.js";
+import type { AuditCounts } from "./cullingAudit.js";
+import type { CullingEntity, CullingReport, ViewListener } from "./viewCulling.js";
 
 /**
  * Culling turned off (`culling: false`): every view holds every entity, as if the state were broadcast.
  * The baseline a studio measures culling against (bytes per client, CPU); never a choice for a game that
- * cares about wallhacks. Same surface as the part of `ViewCulling` the plugin drives, so the plugin runs
- * both alike. With everything in view there is nothing to leak or miss, so there is no audit.
+ * cares about wallhacks. The same {@link ClientViews} as `ViewCulling`, so the plugin runs both alike.
+ * With everything in view there is nothing to leak or miss, so there is no audit, and no round trip
+ * sizes anything.
  * @internal
  */
-export class EverythingInView {
+export class EverythingInView implements ClientViews {
+  readonly cullingEnabled = false;
   readonly range = Infinity;
+  readonly maxRoundTripMs = 0;
   readonly audit: { readonly counts: AuditCounts; readonly failures: readonly string[] } | null = null;
   private readonly entities = new Map<string, string | undefined>();
   private readonly clients = new Map<string, string>();
