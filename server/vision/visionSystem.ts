@@ -2,6 +2,7 @@ import type { World } from "planck";
 import type { Occluders } from "../occluders/occluders.js";
 import { silhouettePoints, type SilhouetteOut } from "../../shared/math/tangent.js";
 import { fail } from "../../shared/validation/rangeChecks.js";
+import { checkOpaqueMask, EVERY_CATEGORY } from "../planck/fixtureOpacity.js";
 import type { Blocker, SightMedium } from "./sightMedium.js";
 import { sightMediumFor } from "./sightMediumFor.js";
 import { Observable } from "./observable.js";
@@ -43,7 +44,7 @@ const URGENCY_TRACK = 1;
 
 /** Defaults of every {@link VisionOptions} field. */
 export const DEFAULT_VISION_OPTIONS = Object.freeze({
-  opaqueMask: 0xffff,
+  opaqueMask: EVERY_CATEGORY,
   recordRays: false,
   raysPerTick: 256,
   agingRate: 0.25,
@@ -58,9 +59,7 @@ function checkOptions(options: VisionOptions): Required<VisionOptions> {
   const o = { ...DEFAULT_VISION_OPTIONS, ...options } as Required<VisionOptions>;
   const bad = (field: string, rule: string, v: unknown) =>
     new RangeError(`VisionOptions.${field} ${rule} (got ${String(v)})`);
-  if (typeof o.opaqueMask !== "number" || !Number.isInteger(o.opaqueMask) || o.opaqueMask < 0 || o.opaqueMask > 0xffff) {
-    throw bad("opaqueMask", "must be an integer in [0, 0xFFFF]", o.opaqueMask);
-  }
+  checkOpaqueMask("VisionOptions.opaqueMask", o.opaqueMask);
   if (typeof o.raysPerTick !== "number" || !(o.raysPerTick > 0)) throw bad("raysPerTick", "must be > 0 (Infinity allowed)", o.raysPerTick);
   if (typeof o.agingRate !== "number" || !Number.isFinite(o.agingRate) || !(o.agingRate > 0)) {
     throw bad("agingRate", "must be a finite number > 0", o.agingRate);
