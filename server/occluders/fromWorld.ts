@@ -1,6 +1,6 @@
 import type { Fixture, World } from "planck";
 import { blocksSight, checkOpaqueMask } from "../planck/fixtureOpacity.js";
-import { worldOutlines } from "../planck/internals.js";
+import { isPlanckLike, worldOutlines } from "../planck/internals.js";
 import { fail } from "../../shared/validation/rangeChecks.js";
 import type { Point } from "./point.js";
 
@@ -18,7 +18,7 @@ export interface ConvexSink {
  * @internal
  */
 export function addWorldOccluders(sink: ConvexSink, world: World, opaqueMask: number): void {
-  if (typeof world !== "object" || world === null || typeof (world as { getBodyList?: unknown }).getBodyList !== "function") {
+  if (!isPlanckLike(world, "getBodyList")) {
     fail("Occluders.fromWorld world", "must be a planck World", world);
   }
   checkOpaqueMask("Occluders.fromWorld opaqueMask", opaqueMask);
