@@ -13,13 +13,13 @@ import { wanderingGuardPlacements } from "./wanderingGuards.js";
 
 /** Options of a {@link StealthSimulation}; every field optional. */
 export interface SimulationOptions {
-  /** Steps per second. Default 20. */
+  /** Steps per second. Default `TICK_RATE` (20). */
   tickRate?: number;
   vision?: VisionOptions;
   awareness?: AwarenessOptions;
   movement?: MovementRules;
   guards?: Partial<GuardRules>;
-  /** Character body radius (players and guards), meters. Default 0.35. */
+  /** Character body radius (players and guards), meters. Default `CHARACTER_RADIUS` (0.35). */
   characterRadius?: number;
   /** Awareness `visibility` of a crouching player, in [0, 1]. Default 0.5 (fills half as fast). */
   crouchVisibility?: number;
