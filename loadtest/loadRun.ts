@@ -1,4 +1,5 @@
 import { createHistogram, monitorEventLoopDelay } from "node:perf_hooks";
+import { TICK_SECONDS } from "../shared/gameRules.js";
 import { seededRandom } from "../shared/seededRandom.js";
 import { Bot, type BotContext, type ViewTally } from "./bot.js";
 import { BOT_KINDS } from "./botBehaviour.js";
@@ -11,8 +12,6 @@ import type { ProgressLine } from "./progress.js";
 import { fetchPublicLevel } from "./publicMap.js";
 import { ServerWatch } from "./serverWatch.js";
 
-/** The room's input rate: one frame per tick at the stealth room's 20 Hz. */
-const TICK_SECONDS = 1 / 20;
 /**
  * Slack a decoding bot allows past the culling range before it calls something held a leak, meters: the
  * look-ahead on both the eye and the target (at most 3 m each) plus what a linger lets an entity travel.

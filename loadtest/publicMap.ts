@@ -1,4 +1,3 @@
-import { buildMapWorld, CATEGORY } from "../server/sim/mapWorld.js";
 import { NavGrid } from "../server/sim/navGrid.js";
 import { parseTiledMap, type StealthMap } from "../server/sim/tiledMap.js";
 
@@ -7,9 +6,6 @@ export interface PublicLevel {
   map: StealthMap;
   nav: NavGrid;
 }
-
-/** Bots are players: their bodies have a player's radius, so paths keep that clearance from walls. */
-const PLAYER_RADIUS = 0.35;
 
 /**
  * Fetches the map every client may have (`GET /maps/<name>.tmj`: no guards, cameras or routes) and bakes
@@ -26,7 +22,6 @@ export async function fetchPublicLevel(httpBase: string, name: string): Promise<
   }
   if (!response.ok) throw new Error(`cannot fetch the map ${url}: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
   const map = parseTiledMap(await response.json(), `${name}.tmj`);
-  const world = buildMapWorld(map).world;
-  const nav = new NavGrid(world, { x: 0, y: 0, width: map.width, height: map.height }, { solidMask: CATEGORY.WALL | CATEGORY.GLASS, clearance: PLAYER_RADIUS });
-  return { map, nav };
+  // Bots are players: the grid keeps a character's radius clear of walls, as the server's does.
+  return { map, nav: NavGrid.ofMap(map) };
 }

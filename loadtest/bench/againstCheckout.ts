@@ -18,6 +18,7 @@ import { join, resolve } from "node:path";
 import { ViewCulling } from "sightline/culling";
 import { Occluders } from "sightline/occluders";
 import { VisionSystem } from "sightline";
+import { PLAYER_SIGHT_RANGE, TICK_SECONDS } from "../../shared/gameRules.js";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
 import { percentile } from "./percentile.js";
 
@@ -65,7 +66,7 @@ async function cullingSides(): Promise<Side[]> {
   const none = () => {};
   /** A side built on a ViewCulling class and the Occluders class of the same checkout. */
   const viewCullingSide = (mine: boolean, Culling: typeof ViewCulling, Occ: typeof Occluders): Side => {
-    const c = new Culling({ occluders: Occ.fromWorld(level.world, { opaqueMask: WALL }), tickSeconds: 0.05, maxSpeed: 3.3, onAdd: none, onRemove: none });
+    const c = new Culling({ occluders: Occ.fromWorld(level.world, { opaqueMask: WALL }), tickSeconds: TICK_SECONDS, maxSpeed: 3.3, onAdd: none, onRemove: none });
     for (const p of level.players) c.addEntity(p.id, { x: p.x, y: p.y, radius: level.playerRadius, team: p.id, character: true });
     for (const g of level.guards) c.addEntity(g.id, { x: g.x, y: g.y, radius: level.playerRadius });
     level.players.forEach((p, i) => {
@@ -85,10 +86,10 @@ async function cullingSides(): Promise<Side[]> {
     // Before ViewCulling: the same rule from its parts, with the look-ahead ViewCulling derives.
     const { PotentialSight } = await load("server/culling/potentialSight.ts");
     const { ViewKeeper } = await load("server/culling/viewKeeper.ts");
-    const sight = new PotentialSight(level.world, { opaqueMask: WALL, range: 20, teleportDistance: 0.33 });
+    const sight = new PotentialSight(level.world, { opaqueMask: WALL, range: PLAYER_SIGHT_RANGE, teleportDistance: 0.33 });
     for (const p of level.players) sight.addEntity(p.id, p.x, p.y, level.playerRadius, p.id);
     for (const g of level.guards) sight.addEntity(g.id, g.x, g.y, level.playerRadius);
-    level.players.forEach((p, i) => sight.setLookahead(p.id, Math.min(3, 3.3 * (roundTrips[i]! / 2000 + 0.05))));
+    level.players.forEach((p, i) => sight.setLookahead(p.id, Math.min(3, 3.3 * (roundTrips[i]! / 2000 + TICK_SECONDS))));
     const keeper = new ViewKeeper(sight, { lingerTicks: 5 }, none, none);
     for (const p of level.players) keeper.addClient(p.id, p.id);
     return { mine: false, ms: [], step: none, run: (tick) => {

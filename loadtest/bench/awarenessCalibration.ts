@@ -5,8 +5,9 @@
  * per distance; seconds, or null when never spotted within 60 s. The README's table comes from here.
  */
 import { AwarenessModel, type Sighting } from "sightline";
+import { TICK_SECONDS } from "../../shared/gameRules.js";
 
-const DT = 1 / 20;
+const DT = TICK_SECONDS;
 
 function timeToSpot(distance: number, offAxisDeg: number, extra: Partial<Sighting> = {}): number | null {
   const model = new AwarenessModel();

@@ -15,6 +15,7 @@
 import { Encoder, StateView, schema, t } from "@colyseus/schema";
 import { ViewCulling } from "sightline/culling";
 import { Occluders } from "sightline/occluders";
+import { PLAYER_SIGHT_RANGE, TICK_SECONDS } from "../../shared/gameRules.js";
 import { GuardState, PlayerState, StealthState } from "../../shared/schema.js";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
 import { percentile } from "./percentile.js";
@@ -25,8 +26,8 @@ const SIZE = 120;
 const WALLS = 360;
 const TICKS = 200;
 const WARMUP = 20;
-const RANGE = 20;
-const TICK_S = 0.05;
+const RANGE = PLAYER_SIGHT_RANGE;
+const TICK_S = TICK_SECONDS;
 /** Fastest mover of the bench level (players, 3 m/s) plus the room's 10% margin. */
 const MAX_SPEED = 3.3;
 const LINGER = 5;

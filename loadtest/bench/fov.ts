@@ -27,7 +27,6 @@ import { Encoder, StateView } from "@colyseus/schema";
 import { FOV } from "rot-js";
 import { ExploredTiles } from "../../server/rooms/exploredTiles.js";
 import { MAPS_DIR } from "../../server/rooms/mapCatalog.js";
-import { buildMapWorld, CATEGORY } from "../../server/sim/mapWorld.js";
 import { NavGrid, type Waypoint } from "../../server/sim/navGrid.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { loadMapFile } from "../../server/sim/tiledMap.js";
@@ -204,7 +203,7 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
 /** The explored memory of one walking player: bytes on the wire and time spent, as the room syncs it. */
 function exploredSync(mapName: string): void {
   const map = loadMapFile(`${MAPS_DIR}${mapName}.tmj`);
-  const nav = new NavGrid(buildMapWorld(map).world, { x: 0, y: 0, width: map.width, height: map.height }, { solidMask: CATEGORY.WALL | CATEGORY.GLASS, clearance: 0.35 });
+  const nav = NavGrid.ofMap(map);
   const exit = map.exits[0]!;
   const goal = { x: (exit[0]!.x + exit[2]!.x) / 2, y: (exit[0]!.y + exit[2]!.y) / 2 };
   // Every spawn to the exit and back, one after the other: 0.15 m per tick.

@@ -14,8 +14,8 @@ import { createStealthServer } from "../../server/app.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { NavGrid, type Waypoint } from "../../server/sim/navGrid.js";
-import { buildMapWorld, CATEGORY } from "../../server/sim/mapWorld.js";
 import type { StealthMap } from "../../server/sim/tiledMap.js";
+import { TICK_RATE, TICK_SECONDS } from "../../shared/gameRules.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 
 const PLAYERS = 8;
@@ -59,17 +59,13 @@ class Bot {
   }
 }
 
-function navFor(map: StealthMap): NavGrid {
-  return new NavGrid(buildMapWorld(map).world, { x: 0, y: 0, width: map.width, height: map.height }, { solidMask: CATEGORY.WALL | CATEGORY.GLASS });
-}
-
 type Timing = ReturnType<StealthRoom["stats"]["tickTime"]>;
 async function fullRoom(map: StealthMap): Promise<{ tickMs: Timing; stepMs: Timing; stats: Record<string, unknown> }> {
   const server = createStealthServer();
   await server.listen(0, "127.0.0.1");
   const address = (server.transport as unknown as { server: { address(): { port: number } } }).server.address();
   const endpoint = `ws://127.0.0.1:${address.port}`;
-  const nav = navFor(map);
+  const nav = NavGrid.ofMap(map);
   const rooms: Room[] = [];
   const timers: NodeJS.Timeout[] = [];
   try {
@@ -93,7 +89,7 @@ async function fullRoom(map: StealthMap): Promise<{ tickMs: Timing; stepMs: Timi
         input.data.facing = s.facing;
         input.data.crouch = s.crouch;
         input.send();
-      }, 50));
+      }, TICK_SECONDS * 1000));
     }
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     const room = matchMaker.getLocalRoomById(rooms[0]!.roomId) as StealthRoom;
@@ -110,7 +106,7 @@ export async function roomTickBench(): Promise<void> {
   const room = await fullRoom(map);
   const round = (v: number) => Math.round(v * 1000) / 1000;
   console.log(JSON.stringify({
-    bench: "room-tick", map: "demo", players: PLAYERS, seconds: SECONDS, tickRate: 20,
+    bench: "room-tick", map: "demo", players: PLAYERS, seconds: SECONDS, tickRate: TICK_RATE,
     room: { p50: round(room.tickMs.p50), p99: round(room.tickMs.p99), max: round(room.tickMs.max), ticks: room.tickMs.samples },
     roomSimulationStep: { p50: round(room.stepMs.p50), p99: round(room.stepMs.p99), max: round(room.stepMs.max) },
     play: { detectionEvents: room.stats.detectionEvents, captures: room.stats.captures, escapes: room.stats.escapes, rejected: (room.stats.rejected as { total: number }).total },

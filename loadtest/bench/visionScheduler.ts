@@ -9,6 +9,7 @@
  * the glimpses never detected before they ended.
  */
 import { AwarenessModel, VisionSystem } from "sightline";
+import { TICK_SECONDS } from "../../shared/gameRules.js";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
 import { NaivePass } from "./naivePass.js";
 import { percentile } from "./percentile.js";
@@ -126,7 +127,7 @@ function awarenessReplay() {
     vision.tick();
     const t1 = performance.now();
     const seen = vision.sightings();
-    events += awareness.step(tick, 1 / 20, seen).length;
+    events += awareness.step(tick, TICK_SECONDS, seen).length;
     const t2 = performance.now();
     visionMs.push(t1 - t0);
     awarenessMs.push(t2 - t1);

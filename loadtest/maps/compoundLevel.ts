@@ -1,3 +1,4 @@
+import { PIXELS_PER_METER } from "../../shared/gameRules.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 
 /**
@@ -41,10 +42,10 @@ export function compoundLevel(seed = COMPOUND_SEED): TiledMapJson {
 /** The seed of the committed `server/maps/compound.tmj`. */
 export const COMPOUND_SEED = 2568;
 
-/** Tiles across and down; a tile is 1 m (32 px at the default 32 px per meter). */
+/** Tiles across and down; a tile is 1 m (one tile's pixels per meter). */
 const COLUMNS = 128;
 const ROWS = 96;
-const PX = 32;
+const PX = PIXELS_PER_METER;
 
 /** Blocks' outer wall columns and rows (inclusive); the 3-tile gaps between them are the corridors. */
 const BLOCK_COLUMNS: readonly [number, number][] = [[0, 30], [34, 62], [66, 94], [98, 127]];

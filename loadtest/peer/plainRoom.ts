@@ -1,5 +1,5 @@
 import { Room, TimestepException, type Client, type RoomException, type RoomMethodName } from "@colyseus/core";
-import { Circle, Vec2, type Body, type World } from "planck";
+import { Vec2, type Body, type World } from "planck";
 import { GameLoop } from "../../server/rooms/gameLoop.js";
 import { InputIntake } from "../../server/rooms/inputIntake.js";
 import { JoinTiming } from "../../server/rooms/joinTiming.js";
@@ -9,17 +9,17 @@ import { echo, Refusal } from "../../server/rooms/refusal.js";
 import { RoomExceptions } from "../../server/rooms/roomExceptions.js";
 import { DEFAULT_ROOM_SETTINGS } from "../../server/rooms/roomSettings.js";
 import { RoomStats } from "../../server/rooms/roomStats.js";
-import { buildMapWorld, CATEGORY } from "../../server/sim/mapWorld.js";
+import { createCharacterBody } from "../../server/sim/characterBody.js";
+import { buildMapWorld } from "../../server/sim/mapWorld.js";
 import { NavGrid } from "../../server/sim/navGrid.js";
 import { PLACEMENT_DEFAULTS, type StealthMap } from "../../server/sim/tiledMap.js";
 import { DEFAULT_MOVEMENT_RULES, type Motion } from "../../shared/movement/applyInput.js";
 import { JoinOptions, MoveInput, RespawnMessage, SERVER_MESSAGES, sanitizeMoveFrame } from "../../shared/protocol.js";
+import { CHARACTER_RADIUS } from "../../shared/gameRules.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { PlainNpc, PlainPlayer, PlainState } from "./plainState.js";
 import { Wanderers } from "./wanderers.js";
 
-/** The stealth simulation's default body radius, players and guards alike, meters. */
-const CHARACTER_RADIUS = 0.35;
 /** NPCs a room gets when its create options name no `guards`: the load test's capacity shape. */
 export const DEFAULT_NPCS = 64;
 const AFTER_PATCH = Object.freeze({ afterNextPatch: true });
@@ -86,7 +86,7 @@ export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
     const built = buildMapWorld(this.map);
     this.world = built.world;
     this.exits = built.exits;
-    const nav = new NavGrid(this.world, { x: 0, y: 0, width: this.map.width, height: this.map.height }, { solidMask: CATEGORY.WALL | CATEGORY.GLASS, clearance: CHARACTER_RADIUS });
+    const nav = NavGrid.ofMap(this.map, { world: this.world });
     this.npcs = new Wanderers(this.world, nav, guards, CHARACTER_RADIUS, seededRandom(++roomsCreated));
     for (const w of this.npcs.list) {
       const at = w.body.getPosition();
@@ -126,8 +126,7 @@ export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
       const parsed = JoinOptions.safeParse(options ?? {});
       if (!parsed.success) throw new Refusal(`invalid join options: ${describeIssues(parsed.error, "options")}`);
       const spawn = this.pickSpawn(parsed.data.spawn);
-      const body = this.world.createBody({ type: "dynamic", position: Vec2(spawn.x, spawn.y), fixedRotation: true });
-      body.createFixture({ shape: new Circle(CHARACTER_RADIUS), density: 1, friction: 0, filterCategoryBits: CATEGORY.PLAYER, filterMaskBits: CATEGORY.WALL | CATEGORY.GLASS | CATEGORY.PLAYER | CATEGORY.GUARD });
+      const body = createCharacterBody(this.world, "player", spawn.x, spawn.y, CHARACTER_RADIUS);
       const ps = new PlainPlayer();
       Object.assign(ps, { x: spawn.x, y: spawn.y, team: parsed.data.team ?? "infiltrators" });
       this.characters.set(client.sessionId, { body, ps, spawn: parsed.data.spawn, vx: 0, vy: 0, facing: 0, crouch: false });

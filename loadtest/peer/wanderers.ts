@@ -1,6 +1,6 @@
-import { Circle, Vec2, type Body, type World } from "planck";
+import { Vec2, type Body, type World } from "planck";
 import { DEFAULT_GUARD_RULES } from "../../server/sim/guardBrain.js";
-import { CATEGORY } from "../../server/sim/mapWorld.js";
+import { createCharacterBody } from "../../server/sim/characterBody.js";
 import type { NavGrid, Waypoint } from "../../server/sim/navGrid.js";
 import { wanderingGuardPlacements } from "../../server/sim/wanderingGuards.js";
 
@@ -43,8 +43,7 @@ export class Wanderers {
 
   constructor(world: World, private readonly nav: NavGrid, count: number, radius: number, private readonly random: () => number) {
     for (const p of wanderingGuardPlacements(nav, count, 7919, 1)) {
-      const body = world.createBody({ type: "dynamic", position: Vec2(p.x, p.y), fixedRotation: true });
-      body.createFixture({ shape: new Circle(radius), density: 4, friction: 0, filterCategoryBits: CATEGORY.GUARD, filterMaskBits: CATEGORY.WALL | CATEGORY.GLASS | CATEGORY.PLAYER | CATEGORY.GUARD });
+      const body = createCharacterBody(world, "guard", p.x, p.y, radius);
       this.list.push({ id: `guard:${p.name}`, body, facing: p.facing, path: [], next: 0, checkX: p.x, checkY: p.y, checkIn: CHECK_TICKS });
     }
   }

@@ -9,6 +9,7 @@
 // Prints one JSON line: the assumed step, the longest step below the teleport threshold and whose it was,
 // and how many body-steps exceeded the assumed step or the teleport threshold (respawns are among the latter).
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
+import { assumedTopSpeed } from "../../server/rooms/stealthViews.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 
@@ -16,8 +17,7 @@ const STEPS = 6000;
 const PLAYERS = 25;
 const map = MapCatalog.bundled().get("compound")!;
 const sim = new StealthSimulation(map, { extraGuards: 64 - map.guards.length });
-const rules = sim.guardRules;
-const assumedSpeed = 1.1 * Math.max(sim.movement.walkSpeed, sim.movement.crouchSpeed, rules.patrolSpeed, rules.investigateSpeed, rules.pursueSpeed);
+const assumedSpeed = assumedTopSpeed(sim);
 const assumedStep = assumedSpeed * sim.dt;
 const random = seededRandom(7);
 const players: string[] = [];

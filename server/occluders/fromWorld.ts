@@ -1,6 +1,6 @@
 import type { Fixture, World } from "planck";
-import { blocksSight } from "../planck/fixtureOpacity.js";
-import { worldOutlines } from "../planck/internals.js";
+import { blocksSight, checkOpaqueMask } from "../planck/fixtureOpacity.js";
+import { isPlanckLike, worldOutlines } from "../planck/internals.js";
 import { fail } from "../../shared/validation/rangeChecks.js";
 import type { Point } from "./point.js";
 
@@ -18,10 +18,10 @@ export interface ConvexSink {
  * @internal
  */
 export function addWorldOccluders(sink: ConvexSink, world: World, opaqueMask: number): void {
-  if (typeof world !== "object" || world === null || typeof (world as { getBodyList?: unknown }).getBodyList !== "function") {
+  if (!isPlanckLike(world, "getBodyList")) {
     fail("Occluders.fromWorld world", "must be a planck World", world);
   }
-  if (!Number.isInteger(opaqueMask) || opaqueMask < 0 || opaqueMask > 0xffff) fail("Occluders.fromWorld opaqueMask", "must be an integer in [0, 0xFFFF]", opaqueMask);
+  checkOpaqueMask("Occluders.fromWorld opaqueMask", opaqueMask);
   for (let b = world.getBodyList(); b !== null; b = b.getNext()) {
     if (!b.isStatic() || !b.isActive()) continue;
     for (let f: Fixture | null = b.getFixtureList(); f !== null; f = f.getNext()) {

@@ -5,6 +5,7 @@ import { PackedOccluders } from "./packedOccluders.js";
 import type { Point } from "./point.js";
 import { signedArea } from "./triangulate.js";
 import { addWorldOccluders } from "./fromWorld.js";
+import { EVERY_CATEGORY } from "../planck/fixtureOpacity.js";
 import type { World } from "planck";
 import { readTiledMap, TiledMapError, type TiledReadOptions } from "../../shared/tiled/index.js";
 
@@ -57,7 +58,7 @@ export class Occluders {
    */
   static fromWorld(world: World, options: OccludersOptions & { opaqueMask?: number } = {}): Occluders {
     const occluders = new Occluders({ cellSize: options.cellSize });
-    addWorldOccluders(occluders, world, options.opaqueMask ?? 0xffff);
+    addWorldOccluders(occluders, world, options.opaqueMask ?? EVERY_CATEGORY);
     return occluders;
   }
 

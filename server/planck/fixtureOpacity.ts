@@ -1,4 +1,12 @@
 import type { Fixture } from "planck";
+import { fail } from "../../shared/validation/rangeChecks.js";
+
+/**
+ * Every collision category (planck has 16 bits): the opaque mask when none is given, so every fixture
+ * blocks sight, and the mask of an `Occluders`, which holds only what blocks.
+ * @internal
+ */
+export const EVERY_CATEGORY = 0xffff;
 
 /**
  * The one rule for whether a planck fixture stands in the way of sight: it is not a sensor and its
@@ -9,4 +17,14 @@ import type { Fixture } from "planck";
  */
 export function blocksSight(fixture: Fixture, opaqueMask: number): boolean {
   return !fixture.isSensor() && (fixture.getFilterCategoryBits() & opaqueMask) !== 0;
+}
+
+/**
+ * An opaque mask as given (an integer in [0, 0xFFFF], planck's category bits); a RangeError naming
+ * `field` otherwise. Vision and `Occluders.fromWorld` accept the same masks.
+ * @internal
+ */
+export function checkOpaqueMask(field: string, mask: unknown): number {
+  if (typeof mask !== "number" || !Number.isInteger(mask) || mask < 0 || mask > EVERY_CATEGORY) fail(field, "must be an integer in [0, 0xFFFF]", mask);
+  return mask as number;
 }

@@ -2,7 +2,8 @@ import type { DynamicTree, Fixture, Shape, World } from "planck";
 import { castCircle, castConvexPolygon, castEdge, MISS } from "../../shared/math/rayCast.js";
 
 /**
- * Every read of planck's private (`m_*`) fields lives here, and nowhere else.
+ * Every read of planck's private (`m_*`) fields, and every guess at whether an object is planck's,
+ * lives here and nowhere else.
  *
  * Why read them at all: sight rays walk planck's trees and test shapes millions of times a second, and
  * planck's public ray cast allocates vectors per fixture and reports hits through a callback (see
@@ -14,6 +15,15 @@ import { castCircle, castConvexPolygon, castEdge, MISS } from "../../shared/math
  * this module.
  * @internal
  */
+
+/**
+ * Whether a value quacks like a planck object (it has the method `probe`, e.g. `getBodyList` for a
+ * World, `getFixtureList` for a Body), whether or not it is from the planck copy sightline imports. After
+ * an `instanceof` test fails, it tells "another copy of planck" from "not planck at all".
+ */
+export function isPlanckLike(value: unknown, probe: string): boolean {
+  return typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)[probe] === "function";
+}
 
 /** A node of planck's dynamic AABB tree (the broadphase's, or a `DynamicTree` of our own). */
 export interface TreeNode<T> {

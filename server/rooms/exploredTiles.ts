@@ -1,10 +1,9 @@
 import type { MapSchema } from "@colyseus/schema";
 import { TileVision, type OpacityGrid } from "sightline/fov";
+import { PLAYER_SIGHT_RANGE } from "../../shared/gameRules.js";
 import { sightGridOf } from "../sim/sightGrid.js";
 import type { StealthMap } from "../sim/tiledMap.js";
 
-/** How far a player's tile sight reaches by default, meters (the player characters' all-around sight). */
-export const EXPLORED_SIGHT_METERS = 20;
 
 /** Where a player is, as the room knows it. */
 interface PlayerAt {
@@ -38,8 +37,8 @@ export class ExploredTiles {
   /** The word indices as map keys, made once so a tick allocates no strings. */
   private readonly keys: string[];
 
-  /** @param sightMeters how far players see, meters (default {@link EXPLORED_SIGHT_METERS}) */
-  constructor(map: StealthMap, sightMeters = EXPLORED_SIGHT_METERS) {
+  /** @param sightMeters how far players see, meters (default `PLAYER_SIGHT_RANGE`) */
+  constructor(map: StealthMap, sightMeters = PLAYER_SIGHT_RANGE) {
     this.grid = sightGridOf(map);
     this.radius = sightMeters / Math.max(map.tileWidth, map.tileHeight);
     this.keys = Array.from({ length: Math.ceil((map.columns * map.rows) / 32) }, (_, w) => String(w));

@@ -1,3 +1,4 @@
+import { TICK_RATE } from "../../shared/gameRules.js";
 import type { SimulationOptions } from "../sim/stealthSimulation.js";
 import type { MapCatalog } from "./mapCatalog.js";
 import { echo, Refusal } from "./refusal.js";
@@ -48,7 +49,7 @@ export interface StealthRoomSettings {
 }
 
 export const DEFAULT_ROOM_SETTINGS: Readonly<StealthRoomSettings> = Object.freeze({
-  tickRate: 20,
+  tickRate: TICK_RATE,
   maxClients: 32,
   maxMessagesPerSecond: 60,
   reconnectSeconds: 20,

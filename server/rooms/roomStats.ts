@@ -1,4 +1,5 @@
 import type { AuditCounts } from "sightline/culling";
+import { TICK_RATE } from "../../shared/gameRules.js";
 
 /** What one culling update reports (the plugin's `update()`). */
 export interface CullingTick {
@@ -105,8 +106,8 @@ export class RoomStats {
   private tickSamples = 0;
   private sortScratch = new Float64Array(0);
 
-  /** @param window number of recent ticks the tick-time percentiles cover (default 1200: a minute at 20 Hz) */
-  constructor(window = 1200) {
+  /** @param window number of recent ticks the tick-time percentiles cover (default: a minute at the demo's tick rate) */
+  constructor(window = 60 * TICK_RATE) {
     this.tickMs = new Float64Array(window);
     this.stepMs = new Float64Array(window);
     this.cullMs = new Float64Array(window);
@@ -159,7 +160,8 @@ export class RoomStats {
       this.auditedClientTicks = audit.counts.clientTicks - audit.counts.excused;
       this.auditFailures = audit.failures;
     }
-    if (this.ticks % 20 === 0) {
+    // Once a second at the demo's tick rate: round trips change slower than ticks.
+    if (this.ticks % TICK_RATE === 0) {
       const rtt = culling.counters.roundTrips;
       this.roundTripMs = { p50: rtt.p50, max: rtt.max, clients: rtt.measured };
     }

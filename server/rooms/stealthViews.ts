@@ -1,13 +1,15 @@
 import type { SightlineOptions, SightlinePlugin } from "sightline/colyseus";
 import { Occluders } from "sightline/occluders";
+import { PLAYER_SIGHT_RANGE } from "../../shared/gameRules.js";
 import { OWNER, type PlayerState, type StealthState } from "../../shared/schema.js";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
 
 /** Options of the stealth room's culling; every field optional. */
 export interface CullingOptions {
   /**
-   * How far player characters see for culling, all around, meters. Default 20. Never shorter than the
-   * longest guard or camera range, so whoever can see a player is in that player's view.
+   * How far player characters see for culling, all around, meters. Default `PLAYER_SIGHT_RANGE` (20).
+   * Never shorter than the longest guard or camera range, so whoever can see a player is in that
+   * player's view.
    */
   range?: number;
   /** Seconds an entity stays in a view after it stops qualifying. Default 0.25 (5 ticks at 20 Hz). */
@@ -29,6 +31,15 @@ export const CAMERA_RADIUS = 0.25;
 const SPEED_MARGIN = 1.1;
 
 /**
+ * The top speed the culling assumes, m/s: the fastest configured speed (players walking or crouching,
+ * guards patrolling, investigating or pursuing) plus {@link SPEED_MARGIN}.
+ */
+export function assumedTopSpeed(sim: StealthSimulation): number {
+  const rules = sim.guardRules;
+  return SPEED_MARGIN * Math.max(sim.movement.walkSpeed, sim.movement.crouchSpeed, rules.patrolSpeed, rules.investigateSpeed, rules.pursueSpeed);
+}
+
+/**
  * The stealth room's culling through the `sightline/colyseus` plugin: the options it starts with, from
  * the simulation. Occluders are the map's static walls, read from the physics world; the fastest mover is
  * the fastest configured speed (players walking, guards pursuing) plus 10% for collision pushes. Views
@@ -43,14 +54,12 @@ export function cullingFor(sim: StealthSimulation, options: CullingOptions, enab
   const views = { tickSeconds: sim.dt, update: "manual", ownerTag: OWNER } as const;
   // Culling off reads no occluders and sizes nothing by speed: no sight state is built for it.
   if (!enabled) return { ...views, culling: false };
-  const rules = sim.guardRules;
-  const maxSpeed = SPEED_MARGIN * Math.max(sim.movement.walkSpeed, sim.movement.crouchSpeed, rules.patrolSpeed, rules.investigateSpeed, rules.pursueSpeed);
   return {
     ...views,
     culling: true,
     occluders: Occluders.fromWorld(sim.world, { opaqueMask: sim.vision.opaqueMask }),
-    maxSpeed,
-    range: options.range,
+    maxSpeed: assumedTopSpeed(sim),
+    range: options.range ?? PLAYER_SIGHT_RANGE,
     lingerSeconds: options.lingerSeconds,
     maxRoundTripMs: options.maxRoundTripMs,
     audit: options.audit === true ? { sample } : false,

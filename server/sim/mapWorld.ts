@@ -17,6 +17,9 @@ export const CATEGORY = Object.freeze({
 /** The vision `opaqueMask` that goes with {@link CATEGORY}. */
 export const SIGHT_BLOCKERS = CATEGORY.WALL;
 
+/** What stops a character walking: walls and glass (exits are sensors). */
+export const WALK_BLOCKERS = CATEGORY.WALL | CATEGORY.GLASS;
+
 export interface MapWorld {
   world: World;
   /** The static body holding every wall, tile and glass fixture. */

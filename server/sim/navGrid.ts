@@ -1,4 +1,7 @@
 import { Circle, Transform, testOverlap, type World } from "planck";
+import { CHARACTER_RADIUS } from "../../shared/gameRules.js";
+import { buildMapWorld, WALK_BLOCKERS } from "./mapWorld.js";
+import type { StealthMap } from "./tiledMap.js";
 
 /** A point in world meters. */
 export interface Waypoint {
@@ -9,7 +12,7 @@ export interface Waypoint {
 export interface NavGridOptions {
   /** Cell size, meters. Default 0.5. */
   cellSize?: number;
-  /** Radius of the agents that walk the grid, meters: a cell is free when a circle this size at its centre touches nothing solid. Default 0.35. */
+  /** Radius of the agents that walk the grid, meters: a cell is free when a circle this size at its centre touches nothing solid. Default `CHARACTER_RADIUS`. */
   clearance?: number;
   /** Collision categories that block walking (walls and glass). Sensors never block. */
   solidMask: number;
@@ -48,10 +51,19 @@ export class NavGrid {
   private regionOf: Int32Array | undefined;
   private heapSize = 0;
 
+  /**
+   * The grid characters walk on a whole map, walls and glass blocking, in `world` (else the map's own,
+   * built here), `clearance` a character's radius unless given. Every walker of a map bakes its grid here.
+   */
+  static ofMap(map: StealthMap, options: { world?: World; clearance?: number } = {}): NavGrid {
+    const world = options.world ?? buildMapWorld(map).world;
+    return new NavGrid(world, { x: 0, y: 0, width: map.width, height: map.height }, { solidMask: WALK_BLOCKERS, clearance: options.clearance });
+  }
+
   /** Bakes the grid over `bounds` (meters) from the static, non-sensor fixtures in `solidMask`. */
   constructor(world: World, bounds: { x: number; y: number; width: number; height: number }, options: NavGridOptions) {
     const cell = options.cellSize ?? 0.5;
-    const clearance = options.clearance ?? 0.35;
+    const clearance = options.clearance ?? CHARACTER_RADIUS;
     if (!(cell > 0) || !Number.isFinite(cell)) throw new RangeError(`cellSize must be a finite number > 0 (got ${cell})`);
     if (!(clearance >= 0) || !Number.isFinite(clearance)) throw new RangeError(`clearance must be a finite number >= 0 (got ${clearance})`);
     this.cellSize = cell;

@@ -1,9 +1,11 @@
-import { Circle, Vec2, type Body } from "planck";
+import { Vec2, type Body } from "planck";
 import { DEFAULT_MOVEMENT_RULES, type MovementRules, type Motion } from "../../shared/movement/applyInput.js";
 import { AwarenessModel, VisionSystem, type AwarenessOptions, type DetectionEvent, type ObserverState, type VisionOptions, type VisionTickReport } from "sightline";
+import { CHARACTER_RADIUS, TICK_RATE } from "../../shared/gameRules.js";
 import { cameraFacing } from "./cameraSweep.js";
+import { createCharacterBody } from "./characterBody.js";
 import { DEFAULT_GUARD_RULES, GuardBrain, type GuardCommand, type GuardRules, type GuardSenses } from "./guardBrain.js";
-import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS, type MapWorld } from "./mapWorld.js";
+import { buildMapWorld, SIGHT_BLOCKERS, type MapWorld } from "./mapWorld.js";
 import { NavGrid, type Waypoint } from "./navGrid.js";
 import { PatrolRoute } from "./patrolRoute.js";
 import type { CameraPlacement, GuardPlacement, StealthMap } from "./tiledMap.js";
@@ -11,13 +13,13 @@ import { wanderingGuardPlacements } from "./wanderingGuards.js";
 
 /** Options of a {@link StealthSimulation}; every field optional. */
 export interface SimulationOptions {
-  /** Steps per second. Default 20. */
+  /** Steps per second. Default `TICK_RATE` (20). */
   tickRate?: number;
   vision?: VisionOptions;
   awareness?: AwarenessOptions;
   movement?: MovementRules;
   guards?: Partial<GuardRules>;
-  /** Character body radius (players and guards), meters. Default 0.35. */
+  /** Character body radius (players and guards), meters. Default `CHARACTER_RADIUS` (0.35). */
   characterRadius?: number;
   /** Awareness `visibility` of a crouching player, in [0, 1]. Default 0.5 (fills half as fast). */
   crouchVisibility?: number;
@@ -83,8 +85,8 @@ export interface StepResult {
 }
 
 const DEFAULTS = {
-  tickRate: 20,
-  characterRadius: 0.35,
+  tickRate: TICK_RATE,
+  characterRadius: CHARACTER_RADIUS,
   crouchVisibility: 0.5,
   catchReach: 0.15,
   camerasAlarmGuards: 2,
@@ -151,10 +153,7 @@ export class StealthSimulation {
     this.exits = built.exits;
     this.vision = new VisionSystem(this.world, { opaqueMask: SIGHT_BLOCKERS, ...options.vision });
     this.awareness = new AwarenessModel(options.awareness);
-    this.nav = new NavGrid(this.world, { x: 0, y: 0, width: map.width, height: map.height }, {
-      solidMask: CATEGORY.WALL | CATEGORY.GLASS,
-      clearance: this.characterRadius,
-    });
+    this.nav = NavGrid.ofMap(map, { world: this.world, clearance: this.characterRadius });
 
     const ids = new Set<string>();
     const uniqueId = (kind: string, name: string, objectId: number): string => {
@@ -168,9 +167,7 @@ export class StealthSimulation {
     const placements = extraGuards === 0 ? map.guards : [...map.guards, ...wanderingGuardPlacements(this.nav, extraGuards, 7919, maxObjectId + 1)];
     for (const g of placements) {
       const id = uniqueId("guard", g.name, g.id);
-      const body = this.world.createBody({ type: "dynamic", position: Vec2(g.x, g.y), fixedRotation: true });
-      // Heavier than players, so a player cannot shove a guard off its route.
-      body.createFixture({ shape: new Circle(this.characterRadius), density: 4, friction: 0, filterCategoryBits: CATEGORY.GUARD, filterMaskBits: CATEGORY.WALL | CATEGORY.GLASS | CATEGORY.PLAYER | CATEGORY.GUARD });
+      const body = createCharacterBody(this.world, "guard", g.x, g.y, this.characterRadius);
       const route = new PatrolRoute(g.patrol.length > 0 ? g.patrol : [{ x: g.x, y: g.y }], g.patrolLoop);
       const brain = new GuardBrain(id, route, this.nav, g.facing, options.guards, g.id);
       this.vision.addObserver(id, { position: { x: g.x, y: g.y }, facing: g.facing, fov: g.fov, range: g.range, body, proximityRadius: 1.5 });
@@ -190,8 +187,7 @@ export class StealthSimulation {
   addPlayer(id: string, options: { spawn?: string | undefined; team?: string | undefined } = {}): SimPlayer {
     if (this.players.has(id)) throw new RangeError(`player ${JSON.stringify(id)} already exists`);
     const spawn = this.pickSpawn(options.spawn);
-    const body = this.world.createBody({ type: "dynamic", position: Vec2(spawn.x, spawn.y), fixedRotation: true });
-    body.createFixture({ shape: new Circle(this.characterRadius), density: 1, friction: 0, filterCategoryBits: CATEGORY.PLAYER, filterMaskBits: CATEGORY.WALL | CATEGORY.GLASS | CATEGORY.PLAYER | CATEGORY.GUARD });
+    const body = createCharacterBody(this.world, "player", spawn.x, spawn.y, this.characterRadius);
     const player: SimPlayer = { id, body, team: options.team ?? "infiltrators", spawn: options.spawn, facing: 0, crouch: false, vx: 0, vy: 0, caught: 0, escapes: 0 };
     this.players.set(id, player);
     this.vision.addObservable(id, { position: { x: spawn.x, y: spawn.y }, radius: this.characterRadius, body });

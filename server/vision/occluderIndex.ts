@@ -1,13 +1,7 @@
 import { AABB, DynamicTree, type Body, type Fixture, type World } from "planck";
 import { blocksSight } from "../planck/fixtureOpacity.js";
-import { boundingRadius } from "../planck/internals.js";
+import { boundingRadius, type FixtureProxy } from "../planck/internals.js";
 import type { AreaListener } from "./sightMedium.js";
-
-/** A fixture child in the static occluder tree (the same shape as planck's broadphase proxies). */
-interface OccluderProxy {
-  fixture: Fixture;
-  childIndex: number;
-}
 
 /** What the index remembers of a static body, to notice changes planck does not announce. */
 interface StaticRecord {
@@ -18,13 +12,7 @@ interface StaticRecord {
   y: number;
   angle: number;
   /** Tree entries, with the filter they had when last looked at (planck does not announce filter changes). */
-  proxies: { proxy: OccluderProxy; id: number; category: number; sensor: boolean }[];
-}
-
-/** Non-static fixture children that currently block sight, tested per ray behind an AABB check. */
-interface MovingEntry {
-  fixture: Fixture;
-  childIndex: number;
+  proxies: { proxy: FixtureProxy; id: number; category: number; sensor: boolean }[];
 }
 
 /**
@@ -53,9 +41,9 @@ export const MOVING_OCCLUDER_LIMIT = 48;
  * @internal
  */
 export class OccluderIndex {
-  readonly tree = new DynamicTree<OccluderProxy>();
+  readonly tree = new DynamicTree<FixtureProxy>();
   /** Opaque, active, non-sensor fixture children of non-static bodies, as of the last `refresh()`. */
-  readonly moving: MovingEntry[] = [];
+  readonly moving: FixtureProxy[] = [];
   /** True when there are too many moving occluders for the list: rays walk the world's tree. */
   useWorldTree = false;
 

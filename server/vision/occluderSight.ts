@@ -1,5 +1,6 @@
 import type { Occluders } from "../occluders/occluders.js";
 import type { OccluderPiece } from "../occluders/occluderPiece.js";
+import { EVERY_CATEGORY } from "../planck/fixtureOpacity.js";
 import { MISS } from "../../shared/math/rayCast.js";
 import type { AreaListener, Blocker, SightMedium } from "./sightMedium.js";
 
@@ -11,7 +12,7 @@ import type { AreaListener, Blocker, SightMedium } from "./sightMedium.js";
  */
 export class OccluderSight implements SightMedium {
   readonly hasBodies = false;
-  readonly opaqueMask = 0xffff;
+  readonly opaqueMask = EVERY_CATEGORY;
   segments = 0;
   lastBlocker: OccluderPiece | null = null;
   private stopListening: (() => void) | null = null;

@@ -1,5 +1,7 @@
 import { World } from "planck";
 import { Occluders } from "../occluders/occluders.js";
+import { EVERY_CATEGORY } from "../planck/fixtureOpacity.js";
+import { isPlanckLike } from "../planck/internals.js";
 import { fail } from "../../shared/validation/rangeChecks.js";
 import { LineOfSight } from "./lineOfSight.js";
 import { OccluderSight } from "./occluderSight.js";
@@ -15,7 +17,7 @@ export function sightMediumFor(source: unknown, opaqueMask: number | undefined):
     if (opaqueMask !== undefined) fail("VisionOptions.opaqueMask", "applies to a planck World only: an Occluders holds only what blocks sight", opaqueMask);
     return new OccluderSight(source);
   }
-  if (source instanceof World) return new LineOfSight(source, opaqueMask ?? 0xffff);
+  if (source instanceof World) return new LineOfSight(source, opaqueMask ?? EVERY_CATEGORY);
   if (isPlanckLike(source, "getBodyList")) {
     throw new RangeError(
       "VisionSystem world is a planck World from another copy of planck than the one sightline imports " +
@@ -24,9 +26,4 @@ export function sightMediumFor(source: unknown, opaqueMask: number | undefined):
     );
   }
   return fail("VisionSystem world", "must be a planck World or an Occluders (from sightline/occluders)", source);
-}
-
-/** Whether a value quacks like a planck object (it has the method `probe`) without being one of ours. */
-export function isPlanckLike(value: unknown, probe: string): boolean {
-  return typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)[probe] === "function";
 }

@@ -1,6 +1,7 @@
 import { Body } from "planck";
 import type { ObservableSpec, ObserverSpec, Point } from "./types.js";
 import { fail, finite, nonEmptyString } from "../../shared/validation/rangeChecks.js";
+import { isPlanckLike } from "../planck/internals.js";
 
 /** Largest `samples` accepted: beyond this the silhouette is sampled finer than any ray budget affords. */
 export const MAX_SAMPLES = 63;
@@ -15,7 +16,7 @@ export function checkPoint(field: string, value: unknown): Point {
 export function checkBody(field: string, value: unknown): Body | undefined {
   if (value === undefined) return undefined;
   if (value instanceof Body) return value;
-  if (typeof value === "object" && value !== null && typeof (value as { getFixtureList?: unknown }).getFixtureList === "function") {
+  if (isPlanckLike(value, "getFixtureList")) {
     throw new RangeError(
       `${field} is a planck Body from another copy of planck than the one sightline imports (two installs, or ` +
         "planck's CommonJS and ES module builds side by side): make your code and sightline resolve the same planck (`npm ls planck`).",

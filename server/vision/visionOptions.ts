@@ -3,11 +3,12 @@
  * scheduler and the sight rule. Apart so those units take the resolved options without reaching into the
  * class that builds them.
  */
+import { checkOpaqueMask, EVERY_CATEGORY } from "../planck/fixtureOpacity.js";
 import type { VisionOptions } from "./types.js";
 
 /** Defaults of every {@link VisionOptions} field. */
 export const DEFAULT_VISION_OPTIONS = Object.freeze({
-  opaqueMask: 0xffff,
+  opaqueMask: EVERY_CATEGORY,
   recordRays: false,
   raysPerTick: 256,
   agingRate: 0.25,
@@ -23,9 +24,7 @@ export function checkOptions(options: VisionOptions): Required<VisionOptions> {
   const o = { ...DEFAULT_VISION_OPTIONS, ...options } as Required<VisionOptions>;
   const bad = (field: string, rule: string, v: unknown) =>
     new RangeError(`VisionOptions.${field} ${rule} (got ${String(v)})`);
-  if (typeof o.opaqueMask !== "number" || !Number.isInteger(o.opaqueMask) || o.opaqueMask < 0 || o.opaqueMask > 0xffff) {
-    throw bad("opaqueMask", "must be an integer in [0, 0xFFFF]", o.opaqueMask);
-  }
+  checkOpaqueMask("VisionOptions.opaqueMask", o.opaqueMask);
   if (typeof o.raysPerTick !== "number" || !(o.raysPerTick > 0)) throw bad("raysPerTick", "must be > 0 (Infinity allowed)", o.raysPerTick);
   if (typeof o.agingRate !== "number" || !Number.isFinite(o.agingRate) || !(o.agingRate > 0)) {
     throw bad("agingRate", "must be a finite number > 0", o.agingRate);

@@ -83,7 +83,7 @@ export function readTiledMap(json: unknown, options: TiledReadOptions = {}): Til
   const fail = (detail: string, layer?: string, id?: number): never => {
     throw new TiledMapError(file, detail, layer, id);
   };
-  if (typeof json !== "object" || json === null || Array.isArray(json)) fail("is not a Tiled map (expected a JSON object)");
+  if (typeof json !== "object" || json === null || Array.isArray(json)) fail("is not a Tiled map (the map is not a JSON object)");
   const m = json as Record<string, unknown>;
   if (m.orientation !== "orthogonal") fail(`orientation must be "orthogonal" (got ${JSON.stringify(m.orientation)})`);
   if (m.infinite === true) fail("infinite maps are not supported: save it as a fixed-size map");

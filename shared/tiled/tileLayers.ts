@@ -22,7 +22,7 @@ export function solidTileGids(tilesets: unknown, sources: TileSources, fail: Fai
     if (typeof raw.source === "string") {
       const src = raw.source;
       if (!/\.(tsj|json)$/i.test(src)) fail(`external tileset "${src}" is not JSON: export it as .tsj or embed it in the map`);
-      if (sources.readTileset === undefined) fail(`external tileset "${src}" cannot be resolved here: embed it in the map, or pass readTileset`);
+      if (sources.readTileset === undefined) fail(`external tileset "${src}" needs options.readTileset (or embed it in the map)`);
       try {
         const read = sources.readTileset!(src);
         ts = (typeof read === "string" ? JSON.parse(read) : read) as Record<string, unknown>;
@@ -56,7 +56,7 @@ export function tileData(layer: Record<string, unknown>, count: number, sources:
     const compression = typeof layer.compression === "string" ? layer.compression : "";
     if (compression !== "") {
       if (compression !== "zlib" && compression !== "gzip" && compression !== "zstd") fail(`unknown compression "${compression}"`);
-      if (sources.inflate === undefined) fail(`tile data is ${compression}-compressed: pass inflate to read it (or save the layer uncompressed)`);
+      if (sources.inflate === undefined) fail(`tile data is ${compression}-compressed: pass options.inflate to read it (or save the layer uncompressed)`);
       try {
         bytes = sources.inflate!(bytes, compression);
       } catch (err) {

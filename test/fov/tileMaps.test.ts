@@ -28,7 +28,7 @@ describe("the vault map: a level drawn with a solid tile layer", () => {
     expect(vault.guards.map((g) => g.name)).toEqual(["Vera", "Max", "Ivo"]);
     expect(vault.cameras).toHaveLength(1);
     expect(vault.exits).toHaveLength(1);
-    const nav = new NavGrid(buildMapWorld(vault).world, { x: 0, y: 0, width: vault.width, height: vault.height }, { solidMask: CATEGORY.WALL | CATEGORY.GLASS, clearance: 0.35 });
+    const nav = NavGrid.ofMap(vault);
     const exit = { x: 22.5, y: 5.5 };
     for (const s of vault.spawns) {
       const path: Waypoint[] = [];

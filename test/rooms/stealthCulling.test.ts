@@ -8,6 +8,7 @@ import { RoomStats } from "../../server/rooms/roomStats.js";
 import { StateMirror } from "../../server/rooms/stateMirror.js";
 import { cullingFor, declarePlayer, declareScenery, type CullingOptions } from "../../server/rooms/stealthViews.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
+import { blocksSight } from "../../server/planck/fixtureOpacity.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
 
 /**
@@ -228,7 +229,7 @@ function trueSight(sim: StealthSimulation, from: string, to: string): boolean {
   const b = sim.players.get(to)!.body.getPosition();
   let clear = true;
   sim.world.rayCast(a, b, (fixture, _point, _normal, fraction) => {
-    if ((fixture.getFilterCategoryBits() & sim.vision.opaqueMask) === 0 || fixture.isSensor()) return -1;
+    if (!blocksSight(fixture, sim.vision.opaqueMask)) return -1;
     clear = false;
     return fraction;
   });

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compoundLevel, formatTiledMap } from "../../loadtest/maps/compoundLevel.js";
 import { MAPS_DIR } from "../../server/rooms/mapCatalog.js";
-import { buildMapWorld, CATEGORY } from "../../server/sim/mapWorld.js";
 import { NavGrid, type Waypoint } from "../../server/sim/navGrid.js";
 import { sightGridOf } from "../../server/sim/sightGrid.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
@@ -11,7 +10,7 @@ import { computeFov } from "../../shared/fov/index.js";
 
 const FILE = `${MAPS_DIR}compound.tmj`;
 const compound = loadMapFile(FILE);
-const nav = new NavGrid(buildMapWorld(compound).world, { x: 0, y: 0, width: compound.width, height: compound.height }, { solidMask: CATEGORY.WALL | CATEGORY.GLASS, clearance: 0.35 });
+const nav = NavGrid.ofMap(compound);
 
 describe("the compound map: a level sized for a full room (25 players, 64 guards)", () => {
   it("is exactly what its generator draws, so the committed file and loadtest/maps/compoundLevel.ts never drift apart", () => {

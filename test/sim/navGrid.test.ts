@@ -5,7 +5,7 @@ import { NavGrid, type Waypoint } from "../../server/sim/navGrid.js";
 import { loadMapFile, parseTiledMap } from "../../server/sim/tiledMap.js";
 
 const demo = loadMapFile("server/maps/demo.tmj");
-const demoGrid = new NavGrid(buildMapWorld(demo).world, { x: 0, y: 0, width: demo.width, height: demo.height }, { solidMask: CATEGORY.WALL | CATEGORY.GLASS, clearance: 0.35 });
+const demoGrid = NavGrid.ofMap(demo);
 
 /** Every leg of the path, from the start, is a straight walk over free cells. */
 function legsWalkable(grid: NavGrid, from: Waypoint, path: Waypoint[]): boolean {
@@ -61,7 +61,7 @@ describe("guard navigation grid", () => {
 
   it("reachable answers exactly what a path search would, between random points of the compound map", () => {
     const compound = loadMapFile("server/maps/compound.tmj");
-    const grid = new NavGrid(buildMapWorld(compound).world, { x: 0, y: 0, width: compound.width, height: compound.height }, { solidMask: CATEGORY.WALL | CATEGORY.GLASS, clearance: 0.35 });
+    const grid = NavGrid.ofMap(compound);
     const path: Waypoint[] = [];
     fc.assert(fc.property(
       fc.double({ min: 0, max: compound.width, noNaN: true }), fc.double({ min: 0, max: compound.height, noNaN: true }),

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { greedyMesh } from "../../shared/tiled/greedyMesh.js";
 import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS } from "../../server/sim/mapWorld.js";
 import { loadMapFile, loadMapsDir, MapError, parseTiledMap } from "../../server/sim/tiledMap.js";
+import { PIXELS_PER_METER } from "../../shared/gameRules.js";
 import { VisionSystem } from "../../server/vision/index.js";
 
 const DEMO = "server/maps/demo.tmj";
@@ -25,7 +26,7 @@ describe("the demo map", () => {
 
   it("loads rooms, a window, six patrolling guards, two sweeping cameras, spawns and an exit", () => {
     expect(map.name).toBe("demo");
-    expect(map.pixelsPerMeter).toBe(32);
+    expect(map.pixelsPerMeter).toBe(PIXELS_PER_METER);
     expect([map.width, map.height]).toEqual([40, 30]);
     expect(map.walls.length).toBeGreaterThan(10);
     expect(map.glass).toHaveLength(1);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeFov, opacityGridFromTiled } from "../../shared/fov/index.js";
-import { PLAYER_SIGHT_METERS } from "../../server/viewer/page/fogOfWar.js";
+import { PLAYER_SIGHT_RANGE } from "../../shared/gameRules.js";
 import { ALERT_COLOURS, CHARACTER_COLOURS, MAP_COLOURS, rgbOf } from "../../server/viewer/page/palette.js";
 import type { ViewerProbe } from "../../server/viewer/page/main.js";
 
@@ -202,7 +202,7 @@ describe("the live viewer page", () => {
       const seen = new Set<number>();
       const eye = grid.eyeTile(x, y, { x: 0, y: 0 });
       // The page's radius: meters over the tile size, as FogOfWar and the server's ExploredTiles take it.
-      computeFov(grid, eye.x, eye.y, PLAYER_SIGHT_METERS / Math.max(grid.tileWidth, grid.tileHeight), (tx, ty) => seen.add(ty * grid.width + tx));
+      computeFov(grid, eye.x, eye.y, PLAYER_SIGHT_RANGE / Math.max(grid.tileWidth, grid.tileHeight), (tx, ty) => seen.add(ty * grid.width + tx));
       return seen;
     };
     const now = sightFrom(moved.x, moved.y);

@@ -3,6 +3,7 @@ import { Body, Box, Chain, Circle, Edge, Polygon, Vec2, World, type Fixture } fr
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { LineOfSight } from "../../server/vision/lineOfSight.js";
+import { blocksSight } from "../../server/planck/fixtureOpacity.js";
 
 const OPAQUE = 0x0001 | 0x0004;
 
@@ -51,7 +52,7 @@ function referenceBlocked(
   let best = Infinity;
   world.rayCast(Vec2(x1, y1), Vec2(x2, y2), (fixture: Fixture, _p, _n, fraction) => {
     const body = fixture.getBody();
-    if (fixture.isSensor() || body === ignoreA || body === ignoreB || (fixture.getFilterCategoryBits() & OPAQUE) === 0) return -1;
+    if (!blocksSight(fixture, OPAQUE) || body === ignoreA || body === ignoreB) return -1;
     if (fraction < best) best = fraction;
     return fraction;
   });

@@ -1,10 +1,9 @@
 /// <reference lib="dom" />
+import { CHARACTER_RADIUS } from "../../../shared/gameRules.js";
 import type { ConeOutline } from "./coneOutline.js";
 import { alertColour, CHARACTER_COLOURS, CONE_EDGE_ALPHA, CONE_FILL_ALPHA, OVERLAY_COLOURS } from "./palette.js";
 import type { Viewport } from "./viewport.js";
 
-/** Characters' body radius, meters (the simulation's default). */
-export const CHARACTER_RADIUS = 0.35;
 /** Half the side of a camera's square marker, meters. */
 const CAMERA_HALF = 0.3;
 

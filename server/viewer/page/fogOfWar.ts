@@ -1,13 +1,9 @@
 /// <reference lib="dom" />
 import { computeFov, type OpacityGrid } from "sightline/fov";
+import { PLAYER_SIGHT_RANGE } from "../../../shared/gameRules.js";
 import { OVERLAY_COLOURS } from "./palette.js";
 import type { Viewport } from "./viewport.js";
 
-/**
- * How far a player's character sees, meters: the room's default sight (culling range, and the radius of
- * the explored memory the server keeps), which the state does not carry.
- */
-export const PLAYER_SIGHT_METERS = 20;
 
 /**
  * A player's synced explored memory: 32-tile words by word index (tile i = y * columns + x is bit i & 31
@@ -42,7 +38,7 @@ export class FogOfWar {
     this.visible[y * this.grid.width + x] = 1;
   };
 
-  constructor(private readonly grid: OpacityGrid, private readonly view: Viewport, sightMeters = PLAYER_SIGHT_METERS) {
+  constructor(private readonly grid: OpacityGrid, private readonly view: Viewport, sightMeters = PLAYER_SIGHT_RANGE) {
     this.radius = sightMeters / Math.max(grid.tileWidth, grid.tileHeight);
     this.visible = new Uint8Array(grid.width * grid.height);
     this.remembered = new Uint8Array(grid.width * grid.height);

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { TICK_RATE } from "../../../shared/gameRules.js";
 import type { Viewport } from "./viewport.js";
 
 /** The input handle `room.input()` returns: the frame to fill, and send. */
@@ -7,8 +8,6 @@ export interface InputSender {
   send(): void;
 }
 
-/** Input frames per second (the room's tick rate). */
-export const INPUT_HZ = 20;
 
 const MOVES: Readonly<Record<string, readonly [number, number]>> = {
   KeyW: [0, -1], ArrowUp: [0, -1],
@@ -45,7 +44,7 @@ export class PlayerControls {
     // A key released while the page had no focus never reports its keyup: stop rather than walk on.
     window.addEventListener("blur", this.onBlur);
     this.canvas.addEventListener("mousemove", this.onMouseMove);
-    this.timer = setInterval(() => this.sendFrame(), 1000 / INPUT_HZ);
+    this.timer = setInterval(() => this.sendFrame(), 1000 / TICK_RATE);
   }
 
   stop(): void {
