@@ -10,7 +10,7 @@ import { bootLoopback } from "../fixtures/bootLoopback.js";
 import { ticks } from "../fixtures/roomTicks.js";
 import { StepPhases } from "../../server/rooms/stepPhases.js";
 
-// One server for the file, on 127.0.0.1:2568 (files run one at a time).
+// One server for the file, on 127.0.0.1 at a port of its own.
 let colyseus: ColyseusTestServer;
 const catalog = new MapCatalog().load(MAPS_DIR).add(arenaMap()).add({ ...arenaMap({ window: true }), name: "arena-window" });
 
