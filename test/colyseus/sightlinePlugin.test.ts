@@ -94,7 +94,8 @@ describe("sightline/colyseus: culling in your own room", () => {
   });
 
   it("a reconnected client keeps its view, and its round trip is measured again on the new connection", async () => {
-    const room = await colyseus.createRoom<BunkerRoom>("bunker", {});
+    const pingIntervalMs = 100; // the shortest allowed: ping rounds come without a second's wait
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", { pingIntervalMs });
     const red = await colyseus.connectTo(room, { team: "red", x: 2, y: 20, secret: 7 });
     const blue = await colyseus.connectTo(room, { team: "blue", x: 18, y: 20 });
     await until(room, () => (red.state as any).units.has(blue.sessionId));
@@ -116,8 +117,8 @@ describe("sightline/colyseus: culling in your own room", () => {
     expect(client.view).toBe(viewBefore);
     expect(client.ref).not.toBe(socketBefore);
     expect(room.plugins.sightline.viewOf(red.sessionId).sort()).toEqual([blue.sessionId, red.sessionId].sort());
-    // The next ping round watches the new socket.
-    await sleep(1300);
+    // The next ping rounds watch the new socket.
+    await sleep(3 * pingIntervalMs);
     expect(room.plugins.sightline.counters.roundTrips.measured).toBe(2);
     expect(room.exceptions).toEqual([]);
   });
