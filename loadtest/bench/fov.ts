@@ -1,5 +1,5 @@
 /**
- * fov: tile field of view on seeded 200 x 200 cellular-automata caves (`test/fixtures/caves.ts`), radius
+ * fov: tile field of view on seeded 200 x 200 cellular-automata caves (`loadtest/maps/caves.ts`), radius
  * 8, 16 and 30, four peers side by side on the same grids and the same origins (random floor tiles):
  *  - ours:            `computeFov` reading the grid's opacity array (what `OpacityGrid` gives it);
  *  - ours (callback): `computeFov` on the same grid through `isOpaque(x, y)` only;
@@ -33,7 +33,7 @@ import { loadMapFile } from "../../server/sim/tiledMap.js";
 import { computeFov, type FovGrid } from "sightline/fov";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { OWNER, PlayerState, StealthState } from "../../shared/schema.js";
-import { cellularCave, type Cave } from "../../test/fixtures/caves.js";
+import { cellularCave, type Cave } from "../maps/caves.js";
 import { median, percentile } from "./percentile.js";
 
 const SIZE = 200;

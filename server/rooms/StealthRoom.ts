@@ -74,7 +74,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.explored = new ExploredTiles(map);
     this.mirror = new StateMirror(this.sim, this.state, this.stats);
     this.intake = new InputIntake(this.sim, this.stats, s);
-    this.hygiene = new FrameHygiene(this.stats, () => this.clock.currentTime, () => this.maxMessagesPerSecond);
+    this.hygiene = new FrameHygiene(this.stats, () => this.now(), () => this.maxMessagesPerSecond);
     this.plugins.sightline.start({ ...cullingFor(this.sim, s.culling, s.cullingEnabled !== false), pingIntervalMs: s.pingIntervalMs });
     declareScenery(this.plugins.sightline, this.sim, this.state);
     this.state.map = map.name;
@@ -105,7 +105,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   private join(client: Client, options: unknown): void {
     const sid = client.sessionId;
     if (asksToSpectate(options)) {
-      const refusal = this.spectators.refusal(options.spectate, this.clock.currentTime);
+      const refusal = this.spectators.refusal(options.spectate, this.now());
       if (refusal !== undefined) throw new Refusal(refusal);
       this.spectators.add(client, this.state);
       this.sim.vision.setRecordRays(true);
@@ -188,6 +188,11 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
    */
   afterNextLoop(): Promise<void> {
     return this.loop?.afterNext() ?? Promise.resolve();
+  }
+
+  /** The clock of the room's time rules, ms: `settings.now`, else Colyseus's room clock. */
+  private now(): number {
+    return this.settings.now?.() ?? this.clock.currentTime;
   }
 
   /** One fixed step. */

@@ -46,6 +46,11 @@ export interface StealthRoomSettings {
    * sight rays, what each player received). Unset or "" (the default): spectating is off.
    */
   spectatorToken?: string | undefined;
+  /**
+   * The clock of the room's own time rules (the spectator lockout, the throttle of error messages), ms.
+   * Default: Colyseus's room clock. Tests pass a clock they move, instead of waiting on the wall clock.
+   */
+  now?: (() => number) | undefined;
 }
 
 export const DEFAULT_ROOM_SETTINGS: Readonly<StealthRoomSettings> = Object.freeze({

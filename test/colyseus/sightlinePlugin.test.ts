@@ -1,11 +1,10 @@
 import { Client as SdkClient } from "@colyseus/sdk";
 import { defineRoom, defineServer } from "@colyseus/core";
-import type { ColyseusTestServer } from "@colyseus/testing";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SightlinePlugin } from "sightline/colyseus";
 import { addSentry, BunkerRoom } from "../fixtures/bunkerRoom.js";
-import { bootLoopback, TEST_PORT } from "../fixtures/bootLoopback.js";
+import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
 import { DelayProxy } from "../fixtures/delayProxy.js";
 import { receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
 import { seededRandom } from "../../shared/seededRandom.js";
@@ -13,7 +12,7 @@ import { seededRandom } from "../../shared/seededRandom.js";
 // The `sightline/colyseus` plugin in a room of the test's own (tests/fixtures/bunkerRoom.ts: decorator
 // schema, a bunker wall with a doorway at y = 18..22, no simulation), with real SDK clients over WebSocket.
 
-let colyseus: ColyseusTestServer;
+let colyseus: LoopbackServer;
 
 beforeAll(async () => {
   recordRawFrames();
@@ -95,7 +94,8 @@ describe("sightline/colyseus: culling in your own room", () => {
   });
 
   it("a reconnected client keeps its view, and its round trip is measured again on the new connection", async () => {
-    const room = await colyseus.createRoom<BunkerRoom>("bunker", {});
+    const pingIntervalMs = 100; // the shortest allowed: ping rounds come without a second's wait
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", { pingIntervalMs });
     const red = await colyseus.connectTo(room, { team: "red", x: 2, y: 20, secret: 7 });
     const blue = await colyseus.connectTo(room, { team: "blue", x: 18, y: 20 });
     await until(room, () => (red.state as any).units.has(blue.sessionId));
@@ -117,8 +117,8 @@ describe("sightline/colyseus: culling in your own room", () => {
     expect(client.view).toBe(viewBefore);
     expect(client.ref).not.toBe(socketBefore);
     expect(room.plugins.sightline.viewOf(red.sessionId).sort()).toEqual([blue.sessionId, red.sessionId].sort());
-    // The next ping round watches the new socket.
-    await sleep(1300);
+    // The next ping rounds watch the new socket.
+    await sleep(3 * pingIntervalMs);
     expect(room.plugins.sightline.counters.roundTrips.measured).toBe(2);
     expect(room.exceptions).toEqual([]);
   });
@@ -162,7 +162,7 @@ describe("sightline/colyseus: culling in your own room", () => {
   it("audit: no leak, pop-in or miss over randomized movement with round trips of 0 to 120 ms", async () => {
     const room = await colyseus.createRoom<BunkerRoom>("bunker", { audit: true });
     const random = seededRandom(17);
-    const proxy = await DelayProxy.start(TEST_PORT, () => Math.floor(random() * 61));
+    const proxy = await DelayProxy.start(colyseus.port, () => Math.floor(random() * 61));
     try {
       const sdk = new SdkClient(`http://127.0.0.1:${proxy.port}`);
       const clients: Awaited<ReturnType<SdkClient["joinById"]>>[] = [];

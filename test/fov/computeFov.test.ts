@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { computeFov, type FovGrid, type FovOptions } from "../../shared/fov/index.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { asciiGrid, drawReveal } from "../fixtures/asciiGrid.js";
-import { cellularCave } from "../fixtures/caves.js";
+import { cellularCave } from "../../loadtest/maps/caves.js";
 
 /** What one FOV call reveals, as a bitmap over the grid; fails the test if a tile is revealed twice or off-grid. */
 function fov(grid: FovGrid, x: number, y: number, radius: number, options?: FovOptions): Uint8Array {

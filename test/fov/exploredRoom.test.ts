@@ -11,7 +11,7 @@ import { computeFov, opacityGridFromTiled } from "../../shared/fov/index.js";
 import { PlayerState } from "../../shared/schema.js";
 import { bootLoopback } from "../fixtures/bootLoopback.js";
 
-// One server for the file, on 127.0.0.1:2568 (room test files run one at a time).
+// One server for the file, on 127.0.0.1 at a port of its own.
 let colyseus: ColyseusTestServer;
 
 beforeAll(async () => {

@@ -6,11 +6,10 @@ import { publicMapJson } from "../../server/sim/publicMap.js";
 import { sightGridOf } from "../../server/sim/sightGrid.js";
 import { loadMapFile, parseTiledMap } from "../../server/sim/tiledMap.js";
 import { computeFov, opacityGridFromTiled, OpacityGrid, rasterizeOpacity, TileVision } from "../../shared/fov/index.js";
+import { objectLayer, rect, tiledJson } from "../fixtures/tiledJson.js";
 
-const PX = 32;
-const rect = (id: number, x: number, y: number, w: number, h: number, type = "wall", extra: Record<string, unknown> = {}) => ({ id, name: "", type, x: x * PX, y: y * PX, width: w * PX, height: h * PX, ...extra });
-const tiled = (layers: unknown[], extra: Record<string, unknown> = {}) => ({ orientation: "orthogonal", width: 8, height: 6, tilewidth: PX, tileheight: PX, layers, ...extra });
-const walls = (objects: unknown[]) => ({ type: "objectgroup", name: "walls", objects });
+/** The maps of this file: 8 x 6 tiles. */
+const tiled = (layers: unknown[], extra: Record<string, unknown> = {}) => tiledJson(layers, { width: 8, height: 6, ...extra });
 
 /** The grid as text, `#` opaque. */
 function draw(grid: OpacityGrid): string[] {
@@ -25,7 +24,7 @@ function draw(grid: OpacityGrid): string[] {
 
 describe("the opacity grid of an object map (walls rasterized at the map's tile size)", () => {
   it("a tile is opaque iff a wall covers part of its area: thin walls count, edges on a boundary do not spill, glass is clear", () => {
-    const json = tiled([walls([
+    const json = tiled([objectLayer("walls", [
       rect(1, 1, 1, 4, 0.25), // a thin wall across tiles 1..4 of row 1
       rect(2, 6, 0, 1, 3), // exactly tile column 6, rows 0..2: its edges sit on tile boundaries
       rect(3, 1, 3, 3, 0.5, "glass"), // a window: transparent to sight
@@ -44,7 +43,7 @@ describe("the opacity grid of an object map (walls rasterized at the map's tile 
   });
 
   it("a concave L-shaped wall leaves its notch clear", () => {
-    const json = tiled([walls([{ id: 1, x: 0, y: 0, polygon: [{ x: 0, y: 0 }, { x: 128, y: 0 }, { x: 128, y: 32 }, { x: 32, y: 32 }, { x: 32, y: 128 }, { x: 0, y: 128 }] }])]);
+    const json = tiled([objectLayer("walls", [{ id: 1, x: 0, y: 0, polygon: [{ x: 0, y: 0 }, { x: 128, y: 0 }, { x: 128, y: 32 }, { x: 32, y: 32 }, { x: 32, y: 128 }, { x: 0, y: 128 }] }])]);
     expect(draw(opacityGridFromTiled(json)).slice(0, 4)).toEqual(["####....", "#.......", "#.......", "#......."]);
   });
 

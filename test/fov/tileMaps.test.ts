@@ -8,16 +8,15 @@ import { loadMapFile, parseTiledMap, type StealthMap } from "../../server/sim/ti
 import { VisionSystem } from "../../server/vision/index.js";
 import { computeFov } from "../../shared/fov/index.js";
 import { seededRandom } from "../../shared/seededRandom.js";
-import { cellularCave } from "../fixtures/caves.js";
+import { cellularCave } from "../../loadtest/maps/caves.js";
+import { tiledJson } from "../fixtures/tiledJson.js";
 
 const VAULT = "server/maps/vault.tmj";
 
 /** A Tiled map whose only layer is a solid tile layer (1 m tiles): `solid[r * width + c]`. */
 function tileMap(width: number, height: number, solid: ArrayLike<number>, name = "tiles.tmj"): StealthMap {
-  return parseTiledMap({
-    orientation: "orthogonal", width, height, tilewidth: 32, tileheight: 32,
-    layers: [{ type: "tilelayer", name: "rock", width, height, data: Array.from(solid, (v) => (v ? 1 : 0)), properties: [{ name: "solid", type: "bool", value: true }] }],
-  }, name);
+  const rock = { type: "tilelayer", name: "rock", width, height, data: Array.from(solid, (v) => (v ? 1 : 0)), properties: [{ name: "solid", type: "bool", value: true }] };
+  return parseTiledMap(tiledJson([rock], { width, height }), name);
 }
 
 describe("the vault map: a level drawn with a solid tile layer", () => {

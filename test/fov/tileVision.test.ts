@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { computeFov, OpacityGrid, TileVision } from "../../shared/fov/index.js";
 import { asciiGrid } from "../fixtures/asciiGrid.js";
-import { cellularCave } from "../fixtures/caves.js";
+import { cellularCave } from "../../loadtest/maps/caves.js";
 
 /** Two rooms joined by a door tile `D` (closed: opaque), the eye at `@`. */
 const TWO_ROOMS = [

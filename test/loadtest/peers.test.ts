@@ -1,7 +1,3 @@
-import { spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseLoadTestArgs, UsageError, type LoadTestOptions } from "../../loadtest/options.js";
 import { formatPeers, MAX_PAIRS, parsePeersArgs, PEER_LOAD, peerProblems, runArgs, type PeersOptions } from "../../loadtest/peer/peerTable.js";
@@ -125,36 +121,4 @@ describe("a plain peer's summary", () => {
     expect(table).toMatch(/^server: guards per room, culling\s+64, none \(the plain peer/m);
     expect(formatSpread([s, s])).toMatch(/leaks \+ pop-ins \+ misses\s+n\/a/);
   });
-});
-
-describe("npm run loadtest:peers", () => {
-  it("runs ours and then the plain peer with the same bots, saves both, and prints one side-by-side table", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "sightline-peers-test-"));
-    try {
-      const child = spawn(process.execPath, ["--import", "tsx", "loadtest/peers.ts", "--pairs", "1", "--clients", "4", "--rooms", "2", "--duration", "3", "--warmup", "0.5", "--ramp", "0.5", "--decode-sample", "0.5", "--results-dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => (stdout += d));
-      child.stderr.on("data", (d) => (stderr += d));
-      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-      expect(code, `${stdout}\n${stderr}`).toBe(0);
-      expect(stderr.indexOf("pair 1 of 1: ours (stealth)")).toBeLessThan(stderr.indexOf("pair 1 of 1: the plain peer"));
-      expect(stdout).toMatch(/^server CPU per client, ms \/ s\s+\S+\s+\S+\s+\S+\s+\S+ \/ \S+ = \S+$/m);
-      expect(stdout).toMatch(/^bytes \/ client \/ s received\s+\d+\s+\d+/m);
-      expect(stdout.trimEnd().split("\n").at(-1)).toBe("result: ok");
-      const files = (await readdir(dir)).sort();
-      expect(files).toEqual([expect.stringMatching(/-peers-plain-run1\.json$/), expect.stringMatching(/-peers-stealth-run1\.json$/)]);
-      const plain = JSON.parse(await readFile(join(dir, files[0]!), "utf8")) as LoadTestSummary;
-      const ours = JSON.parse(await readFile(join(dir, files[1]!), "utf8")) as LoadTestSummary;
-      expect(plain).toMatchObject({ ok: true, clients: { joined: 4, failed: 0 }, errors: { total: 0 }, options: { server: "plain", audit: 0 } });
-      expect(plain.server).toMatchObject({ guardsPerRoom: 64, culling: null, exceptions: 0 });
-      expect(plain.server!.patchRatePerRoom.min).toBeGreaterThan(5);
-      // The peer broadcasts everything: each decoding bot holds every NPC (64) and every player.
-      expect(plain.clientChecks.meanEntitiesHeld).toBeGreaterThanOrEqual(64);
-      expect(ours).toMatchObject({ ok: true, options: { server: "stealth" } });
-      expect(ours.server!.culling).not.toBeNull();
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
 });

@@ -6,6 +6,7 @@ import { Occluders, readTiledMap, TiledMapError } from "sightline/occluders";
 import { buildMapWorld, SIGHT_BLOCKERS } from "../../server/sim/mapWorld.js";
 import { parseTiledMap } from "../../server/sim/tiledMap.js";
 import { seededRandom } from "../../shared/seededRandom.js";
+import { objectLayer, tiledJson } from "../fixtures/tiledJson.js";
 
 const MAPS = resolve(import.meta.dirname, "../../server/maps");
 
@@ -42,10 +43,7 @@ describe("occluders from a Tiled map", () => {
   });
 
   it("glass is left out, and a malformed map names the file, layer and object", () => {
-    const map = (objects: unknown[]) => ({
-      orientation: "orthogonal", width: 10, height: 10, tilewidth: 32, tileheight: 32,
-      layers: [{ type: "objectgroup", name: "walls", objects }],
-    });
+    const map = (objects: unknown[]) => tiledJson([objectLayer("walls", objects)]);
     expect(Occluders.fromTiled(map([{ id: 1, type: "glass", x: 0, y: 0, width: 32, height: 32 }])).size).toBe(0);
     expect(Occluders.fromTiled(map([{ id: 1, x: 0, y: 0, width: 32, height: 64 }])).size).toBe(1);
     const bad = () => Occluders.fromTiled(map([{ id: 9, x: 0, y: 0, polygon: [{ x: 0, y: 0 }, { x: 32, y: 32 }, { x: 64, y: 64 }] }]), { file: "level.tmj" });

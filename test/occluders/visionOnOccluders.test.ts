@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { VisionSystem } from "sightline";
 import { Occluders } from "sightline/occluders";
 import { seededRandom } from "../../shared/seededRandom.js";
-
-const DEG = Math.PI / 180;
+import { DEG } from "../fixtures/degrees.js";
+import { emptyWorld } from "../fixtures/planckWorld.js";
 
 /** A guard at the origin looking east, 90 degrees, 20 m. */
 function guardOn(occluders: Occluders): VisionSystem {
@@ -77,7 +77,7 @@ describe("vision without physics: occluders", () => {
     let seen = 0;
     fc.assert(fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
       const random = seededRandom(seed);
-      const world = new World({ gravity: Vec2(0, 0) });
+      const world = emptyWorld();
       for (let i = 0; i < 25; i++) {
         const body = world.createBody({ type: "static", position: Vec2(random() * 30, random() * 30), angle: random() * 6 });
         const kind = Math.floor(random() * 5);

@@ -1,15 +1,14 @@
-import type { ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createStealthServer } from "../../server/app.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import type { ViewCulling } from "sightline/culling";
 import { arenaMap } from "../fixtures/arenaMap.js";
-import { bootLoopback, TEST_PORT } from "../fixtures/bootLoopback.js";
+import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
 import { ticks } from "../fixtures/roomTicks.js";
 import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
 
-let colyseus: ColyseusTestServer;
+let colyseus: LoopbackServer;
 const catalog = new MapCatalog().add(arenaMap());
 
 beforeAll(async () => {
@@ -27,14 +26,14 @@ beforeEach(async () => {
 
 describe("map files", () => {
   it("a server with its own catalog serves its own maps, without their guards, and not the bundled maps", async () => {
-    const served = await fetch(`http://127.0.0.1:${TEST_PORT}/maps/arena.tmj`);
+    const served = await fetch(`http://127.0.0.1:${colyseus.port}/maps/arena.tmj`);
     expect(served.status).toBe(200);
     const text = await served.text();
     const arena = JSON.parse(text) as { layers: { objects?: { name?: string; type?: string }[] }[] };
     const objects = arena.layers.flatMap((l) => l.objects ?? []);
     expect(objects.some((o) => o.type === "spawn" && o.name === "cover")).toBe(true);
     expect(text).not.toContain("Watcher");
-    const bundled = await fetch(`http://127.0.0.1:${TEST_PORT}/maps/demo.tmj`);
+    const bundled = await fetch(`http://127.0.0.1:${colyseus.port}/maps/demo.tmj`);
     expect(bundled.status).toBe(404);
     expect(((await bundled.json()) as { error: string }).error).toMatch(/available: arena\.tmj/);
   });

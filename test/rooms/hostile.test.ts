@@ -1,11 +1,10 @@
-import type { ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createStealthServer } from "../../server/app.js";
 import { MAPS_DIR, MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { MAX_ANSWER_CHARS } from "../../server/rooms/refusal.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
-import { bootLoopback, TEST_PORT } from "../fixtures/bootLoopback.js";
+import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
 import { ticks } from "../fixtures/roomTicks.js";
 
 // Regressions for two ways a client used to reach past the room's checks: a message typed "*" (its payload
@@ -13,7 +12,7 @@ import { ticks } from "../fixtures/roomTicks.js";
 // matchmaking answer over the response's high-water mark never completed; see docs/upstream/).
 // The body cap is raised here so that a huge option reaches the room at all.
 
-let colyseus: ColyseusTestServer;
+let colyseus: LoopbackServer;
 const catalog = new MapCatalog().load(MAPS_DIR).add(arenaMap());
 const HUGE = "x".repeat(1024 * 1024);
 
@@ -110,7 +109,7 @@ describe("huge options", () => {
 
   it("a raw matchmaking request with a 1 MB option is answered in full within a second", async () => {
     const started = performance.now();
-    const res = await fetch(`http://127.0.0.1:${TEST_PORT}/matchmake/create/stealth`, {
+    const res = await fetch(`http://127.0.0.1:${colyseus.port}/matchmake/create/stealth`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ guards: HUGE }),

@@ -1,5 +1,4 @@
 import { matchMaker } from "@colyseus/core";
-import type { ColyseusTestServer } from "@colyseus/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RespawnMessage } from "../../shared/protocol.js";
@@ -8,7 +7,7 @@ import { MAPS_DIR, MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { MAX_ANSWER_CHARS } from "../../server/rooms/refusal.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
-import { bootLoopback, TEST_PORT } from "../fixtures/bootLoopback.js";
+import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
 
 // Fuzzing the room from outside, as a hostile client would: real SDK clients, raw WebSocket frames and raw
 // matchmaking requests against a real server on 127.0.0.1. Each case is a fixed sample (seeded), bounded in
@@ -17,9 +16,10 @@ import { bootLoopback, TEST_PORT } from "../fixtures/bootLoopback.js";
 // drops silently leaves its sender playing. All within a second, with no exception in any room, and a
 // bystander receiving patches throughout.
 
-let colyseus: ColyseusTestServer;
+let colyseus: LoopbackServer;
 const catalog = new MapCatalog().load(MAPS_DIR).add(arenaMap());
-const BASE = `http://127.0.0.1:${TEST_PORT}`;
+/** The server's HTTP root (its port is known once it listens). */
+const base = () => `http://127.0.0.1:${colyseus.port}`;
 const ARENA_SPAWNS = new Set(["behind", "far", "front", "cover", "door", "alcove"]);
 
 beforeAll(async () => {
@@ -177,10 +177,10 @@ describe("hostile clients", () => {
 
   it("raw WebSockets: a bad session, garbage before the join handshake, text and oversized frames are closed or dropped within a second", async () => {
     const { room, worstGapMs } = await arenaWithBystander();
-    const seat = async () => (await (await fetch(`${BASE}/matchmake/joinById/${room.roomId}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { sessionId: string; processId: string };
+    const seat = async () => (await (await fetch(`${base()}/matchmake/joinById/${room.roomId}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { sessionId: string; processId: string };
     const open = (path: string) =>
       new Promise<{ ws: WebSocket; closed: () => number | undefined }>((resolve, reject) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${TEST_PORT}/${path}`);
+        const ws = new WebSocket(`ws://127.0.0.1:${colyseus.port}/${path}`);
         ws.binaryType = "arraybuffer";
         let code: number | undefined;
         ws.onclose = (e) => (code = e.code);
@@ -221,7 +221,7 @@ describe("hostile clients", () => {
     const refusals = new Set<number>();
     for (const [method, body] of sample(fc.tuple(fc.constantFrom("create", "joinOrCreate", "join", `joinById/${room.roomId}`), bodies), 40, 7005)) {
       const started = performance.now();
-      const res = await fetch(`${BASE}/matchmake/${method.includes("/") ? method : `${method}/stealth`}`, { method: "POST", headers: { "content-type": "application/json" }, body, signal: AbortSignal.timeout(2000) });
+      const res = await fetch(`${base()}/matchmake/${method.includes("/") ? method : `${method}/stealth`}`, { method: "POST", headers: { "content-type": "application/json" }, body, signal: AbortSignal.timeout(2000) });
       const text = await res.text();
       expect(performance.now() - started, `${method} ${body.slice(0, 80)}`).toBeLessThan(1000);
       if (res.status === 200) seats++;

@@ -1,16 +1,15 @@
 import { matchMaker } from "@colyseus/core";
-import type { ColyseusTestServer } from "@colyseus/testing";
 import { request } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createStealthServer } from "../../server/app.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
-import { bootLoopback, TEST_PORT } from "../fixtures/bootLoopback.js";
+import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
 
 // Room creation through the real matchmaking route, from real loopback addresses (127.0.0.1, and 127.0.0.2
 // or .3 for "another client"): the per-address rate at its default, the process cap lowered to keep the
 // test short.
 const MAX_ROOMS = 16;
-let colyseus: ColyseusTestServer;
+let colyseus: LoopbackServer;
 
 beforeAll(async () => {
   colyseus = await bootLoopback(createStealthServer({ maxRooms: MAX_ROOMS }));
@@ -32,7 +31,7 @@ interface Answer {
 function matchmake(method: string, body: string, localAddress = "127.0.0.1"): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request(`http://127.0.0.1:${TEST_PORT}/matchmake/${method}/stealth`, { method: "POST", localAddress, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
+    const req = request(`http://127.0.0.1:${colyseus.port}/matchmake/${method}/stealth`, { method: "POST", localAddress, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
       let text = "";
       res.on("data", (chunk) => (text += chunk));
       res.on("end", () => {
@@ -101,7 +100,7 @@ describe("room creation limits", () => {
     expect(await stealthRooms()).toBe(12);
     // An SDK client sees the status and the reason.
     await expect(colyseus.sdk.create("stealth", {})).rejects.toMatchObject({ name: "MatchMakeError", code: 429, message: expect.stringMatching(/at most 10 per minute/) });
-    const stats = (await (await fetch(`http://127.0.0.1:${TEST_PORT}/stats`)).json()) as { creates: Record<string, number> };
+    const stats = (await (await fetch(`http://127.0.0.1:${colyseus.port}/stats`)).json()) as { creates: Record<string, number> };
     expect(stats.creates).toMatchObject({ rooms: 12, maxRooms: MAX_ROOMS, createsPerAddressPerMinute: 10, trackedAddresses: 2, refusedRoomCap: 0, refusedAddressRate: 25 });
   });
 

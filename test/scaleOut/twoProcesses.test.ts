@@ -2,6 +2,7 @@ import { Client, type Room } from "@colyseus/sdk";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalCluster, type ClusterMember } from "../../loadtest/cluster/localCluster.js";
+import { RedisServer } from "../../loadtest/cluster/redisServer.js";
 import { receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
 
 /**
@@ -139,4 +140,16 @@ describe("scaling out over Redis", () => {
     expect(await tracesOf(a.processId)).toEqual([]);
     expect(await redis.hlen("roomcaches")).toBe(0);
   }, 30_000);
+});
+
+describe("the Redis launcher", () => {
+  it("with no redis-server on the PATH, starting one fails and says how to install it", async () => {
+    const path = process.env.PATH;
+    process.env.PATH = "/nonexistent";
+    try {
+      await expect(RedisServer.start()).rejects.toThrow(/apt-get install -y redis-server/);
+    } finally {
+      process.env.PATH = path;
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildMapWorld, CATEGORY } from "../../server/sim/mapWorld.js";
 import { NavGrid, type Waypoint } from "../../server/sim/navGrid.js";
 import { loadMapFile, parseTiledMap } from "../../server/sim/tiledMap.js";
+import { objectLayer, rect, tiledJson } from "../fixtures/tiledJson.js";
 
 const demo = loadMapFile("server/maps/demo.tmj");
 const demoGrid = NavGrid.ofMap(demo);
@@ -44,12 +45,7 @@ describe("guard navigation grid", () => {
   });
 
   it("a sealed room has no path in, and says so", () => {
-    const PX = 32;
-    const r = (id: number, x: number, y: number, w: number, h: number) => ({ id, name: "", type: "wall", x: x * PX, y: y * PX, width: w * PX, height: h * PX });
-    const map = parseTiledMap({
-      orientation: "orthogonal", width: 10, height: 10, tilewidth: PX, tileheight: PX,
-      layers: [{ type: "objectgroup", name: "walls", objects: [r(1, 5, 5, 4, 0.5), r(2, 5, 8.5, 4, 0.5), r(3, 5, 5, 0.5, 4), r(4, 8.5, 5, 0.5, 4)] }],
-    }, "box.tmj");
+    const map = parseTiledMap(tiledJson([objectLayer("walls", [rect(1, 5, 5, 4, 0.5), rect(2, 5, 8.5, 4, 0.5), rect(3, 5, 5, 0.5, 4), rect(4, 8.5, 5, 0.5, 4)])]), "box.tmj");
     const grid = new NavGrid(buildMapWorld(map).world, { x: 0, y: 0, width: 10, height: 10 }, { solidMask: CATEGORY.WALL });
     const path: Waypoint[] = [{ x: 1, y: 1 }];
     expect(grid.findPath(1, 1, 7, 7, path)).toBe(false);

@@ -9,17 +9,10 @@ import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS } from "../../server/sim/mapWor
 import { loadMapFile, loadMapsDir, MapError, parseTiledMap } from "../../server/sim/tiledMap.js";
 import { PIXELS_PER_METER } from "../../shared/gameRules.js";
 import { VisionSystem } from "../../server/vision/index.js";
+import { DEG } from "../fixtures/degrees.js";
+import { objectLayer, tiledJson } from "../fixtures/tiledJson.js";
 
 const DEMO = "server/maps/demo.tmj";
-const DEG = Math.PI / 180;
-
-/** A minimal valid map with the given layers (32 px per tile, 32 px per meter). */
-function tiled(layers: unknown[], extra: Record<string, unknown> = {}) {
-  return { orientation: "orthogonal", width: 10, height: 10, tilewidth: 32, tileheight: 32, layers, ...extra };
-}
-function objects(name: string, objs: unknown[]) {
-  return { type: "objectgroup", name, objects: objs };
-}
 
 describe("the demo map", () => {
   const map = loadMapFile(DEMO);
@@ -72,7 +65,7 @@ describe("the demo map", () => {
 
 describe("objects become level geometry in meters", () => {
   it("rotated rectangles rotate clockwise about their top-left corner, as in Tiled", () => {
-    const map = parseTiledMap(tiled([objects("walls", [{ id: 1, x: 64, y: 64, width: 64, height: 32, rotation: 90 }])]), "t.tmj");
+    const map = parseTiledMap(tiledJson([objectLayer("walls", [{ id: 1, x: 64, y: 64, width: 64, height: 32, rotation: 90 }])]), "t.tmj");
     const pts = map.walls[0]!;
     expect(pts[0]!.x).toBeCloseTo(2, 12);
     expect(pts[0]!.y).toBeCloseTo(2, 12);
@@ -81,7 +74,7 @@ describe("objects become level geometry in meters", () => {
   });
 
   it("polygons are relative to the object; pixelsPerMeter scales everything; class works like type", () => {
-    const map = parseTiledMap(tiled([objects("stuff", [
+    const map = parseTiledMap(tiledJson([objectLayer("stuff", [
       { id: 1, class: "wall", x: 100, y: 100, polygon: [{ x: 0, y: 0 }, { x: 50, y: 0 }, { x: 0, y: 50 }] },
     ])], { properties: [{ name: "pixelsPerMeter", type: "float", value: 50 }] }), "t.tmj");
     expect(map.walls[0]).toEqual([{ x: 2, y: 2 }, { x: 3, y: 2 }, { x: 2, y: 3 }]);
@@ -89,7 +82,7 @@ describe("objects become level geometry in meters", () => {
   });
 
   it("guards and cameras take defaults for the properties a map leaves out", () => {
-    const map = parseTiledMap(tiled([objects("actors", [
+    const map = parseTiledMap(tiledJson([objectLayer("actors", [
       { id: 1, type: "guard", x: 32, y: 32, point: true },
       { id: 2, type: "camera", x: 64, y: 32, point: true },
     ])]), "t.tmj");
@@ -102,26 +95,26 @@ describe("objects become level geometry in meters", () => {
 describe("map errors name the file, the layer and the object, and say why", () => {
   const cases: [string, unknown, RegExp][] = [
     ["not an object", [], /^t\.tmj: is not a Tiled map/],
-    ["isometric", { ...tiled([]), orientation: "isometric" }, /orientation must be "orthogonal"/],
-    ["infinite", { ...tiled([]), infinite: true }, /infinite maps are not supported/],
-    ["bad ppm", tiled([], { properties: [{ name: "pixelsPerMeter", value: 0 }] }), /property pixelsPerMeter must be a positive number/],
-    ["guard fov", tiled([objects("actors", [{ id: 7, type: "guard", x: 0, y: 0, point: true, properties: [{ name: "fov", value: 400 }] }])]),
+    ["isometric", { ...tiledJson([]), orientation: "isometric" }, /orientation must be "orthogonal"/],
+    ["infinite", { ...tiledJson([]), infinite: true }, /infinite maps are not supported/],
+    ["bad ppm", tiledJson([], { properties: [{ name: "pixelsPerMeter", value: 0 }] }), /property pixelsPerMeter must be a positive number/],
+    ["guard fov", tiledJson([objectLayer("actors", [{ id: 7, type: "guard", x: 0, y: 0, point: true, properties: [{ name: "fov", value: 400 }] }])]),
       /^t\.tmj: layer "actors", object 7: property "fov" must be degrees in \(0, 360\]/],
-    ["missing route", tiled([objects("actors", [{ id: 7, type: "guard", x: 0, y: 0, point: true, properties: [{ name: "patrol", value: 99 }] }])]),
+    ["missing route", tiledJson([objectLayer("actors", [{ id: 7, type: "guard", x: 0, y: 0, point: true, properties: [{ name: "patrol", value: 99 }] }])]),
       /layer "actors", object 7: property "patrol" refers to object 99, which does not exist/],
-    ["route not a line", tiled([objects("actors", [
+    ["route not a line", tiledJson([objectLayer("actors", [
       { id: 7, type: "guard", x: 0, y: 0, point: true, properties: [{ name: "patrol", value: 8 }] },
       { id: 8, type: "spawn", x: 0, y: 0, point: true },
     ])]), /object 7: property "patrol" refers to object 8, which is not a polyline or polygon/],
-    ["ellipse wall", tiled([objects("walls", [{ id: 3, x: 0, y: 0, width: 10, height: 10, ellipse: true }])]), /layer "walls", object 3: ellipses are not supported/],
-    ["spawn not a point", tiled([objects("a", [{ id: 4, type: "spawn", x: 0, y: 0, width: 5, height: 5 }])]), /object 4: a spawn must be a point object/],
-    ["duplicate spawn", tiled([objects("a", [{ id: 4, type: "spawn", name: "A", x: 0, y: 0, point: true }, { id: 5, type: "spawn", name: "A", x: 1, y: 0, point: true }])]),
+    ["ellipse wall", tiledJson([objectLayer("walls", [{ id: 3, x: 0, y: 0, width: 10, height: 10, ellipse: true }])]), /layer "walls", object 3: ellipses are not supported/],
+    ["spawn not a point", tiledJson([objectLayer("a", [{ id: 4, type: "spawn", x: 0, y: 0, width: 5, height: 5 }])]), /object 4: a spawn must be a point object/],
+    ["duplicate spawn", tiledJson([objectLayer("a", [{ id: 4, type: "spawn", name: "A", x: 0, y: 0, point: true }, { id: 5, type: "spawn", name: "A", x: 1, y: 0, point: true }])]),
       /object 5: spawn name "A" is used twice/],
-    ["NaN coordinate", tiled([objects("walls", [{ id: 6, x: "12", y: 0, width: 5, height: 5 }])]), /object 6: x must be a finite number/],
-    ["duplicate id", tiled([objects("a", [{ id: 4, type: "spawn", x: 0, y: 0, point: true }]), objects("b", [{ id: 4, type: "spawn", x: 0, y: 0, point: true }])]),
+    ["NaN coordinate", tiledJson([objectLayer("walls", [{ id: 6, x: "12", y: 0, width: 5, height: 5 }])]), /object 6: x must be a finite number/],
+    ["duplicate id", tiledJson([objectLayer("a", [{ id: 4, type: "spawn", x: 0, y: 0, point: true }]), objectLayer("b", [{ id: 4, type: "spawn", x: 0, y: 0, point: true }])]),
       /layer "b", object 4: duplicate object id/],
-    ["xml tileset", tiled([], { tilesets: [{ firstgid: 1, source: "tiles.tsx" }] }), /external tileset "tiles\.tsx" is not JSON/],
-    ["short tile data", tiled([{ type: "tilelayer", name: "floor", width: 10, height: 10, data: [1, 2, 3], properties: [{ name: "solid", value: true }] }]),
+    ["xml tileset", tiledJson([], { tilesets: [{ firstgid: 1, source: "tiles.tsx" }] }), /external tileset "tiles\.tsx" is not JSON/],
+    ["short tile data", tiledJson([{ type: "tilelayer", name: "floor", width: 10, height: 10, data: [1, 2, 3], properties: [{ name: "solid", value: true }] }]),
       /layer "floor": tile data holds 3 tiles, expected 100/],
   ];
   it.each(cases)("%s", (_label, json, message) => {
@@ -155,7 +148,7 @@ describe("solid tile layers become a few merged rectangles", () => {
     for (let c = 0; c < w; c++) { gids[c] = 1; gids[(h - 1) * w + c] = 1 | 0x80000000; } // top and bottom rows, one flipped
     for (let r = 0; r < h; r++) { gids[r * w] = 1; gids[r * w + w - 1] = 1 | 0x40000000; }
     const data = deflateSync(Buffer.from(gids.buffer)).toString("base64");
-    const map = parseTiledMap(tiled([{ type: "tilelayer", name: "walls", width: w, height: h, encoding: "base64", compression: "zlib", data, properties: [{ name: "solid", type: "bool", value: true }] }]), "t.tmj");
+    const map = parseTiledMap(tiledJson([{ type: "tilelayer", name: "walls", width: w, height: h, encoding: "base64", compression: "zlib", data, properties: [{ name: "solid", type: "bool", value: true }] }]), "t.tmj");
     expect(map.solidTileCount).toBe(36);
     expect(map.solidTiles.length).toBeLessThanOrEqual(4);
     const area = map.solidTiles.reduce((a, r) => a + r.width * r.height, 0);
@@ -163,7 +156,7 @@ describe("solid tile layers become a few merged rectangles", () => {
   });
 
   it("tiles marked solid in the tileset count, others do not", () => {
-    const map = parseTiledMap(tiled(
+    const map = parseTiledMap(tiledJson(
       [{ type: "tilelayer", name: "floor", width: 10, height: 10, data: Array.from({ length: 100 }, (_, i) => (i % 10 === 3 ? 5 : 2)) }],
       { tilesets: [{ firstgid: 1, tiles: [{ id: 4, properties: [{ name: "solid", type: "bool", value: true }] }] }] },
     ), "t.tmj");
@@ -185,7 +178,7 @@ describe("solid tile layers become a few merged rectangles", () => {
 
 describe("concave walls stay concave", () => {
   it("an L-shaped wall leaves its notch open (planck alone would fill it with the convex hull)", () => {
-    const map = parseTiledMap(tiled([objects("walls", [
+    const map = parseTiledMap(tiledJson([objectLayer("walls", [
       { id: 1, x: 0, y: 0, polygon: [{ x: 0, y: 0 }, { x: 128, y: 0 }, { x: 128, y: 32 }, { x: 32, y: 32 }, { x: 32, y: 128 }, { x: 0, y: 128 }] },
     ])]), "t.tmj");
     const { world } = buildMapWorld(map);

@@ -3,6 +3,7 @@ import type { ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createStealthServer } from "../../server/app.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
+import { WRONG_TOKEN_LOCKOUT_MS } from "../../server/rooms/spectators.js";
 import { stealthRoomWith, type StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { RAY_FLOATS, readRays, SPECTATOR_MESSAGES, type ReceivedEntities } from "../../shared/spectatorProtocol.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
@@ -13,12 +14,16 @@ import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } fro
 const TOKEN = "let-me-watch-everything";
 const catalog = new MapCatalog().add(arenaMap());
 let colyseus: ColyseusTestServer;
+/** The clock of the "stealth-clocked" rooms' time rules, ms: the test moves it. */
+let clockMs = 0;
 
 beforeAll(async () => {
   recordRawFrames();
   colyseus = await bootLoopback(createStealthServer({ room: { catalog, spectatorToken: TOKEN, culling: { audit: true } } }));
   // The same room with spectating left off (the default), next to it in the same process.
   matchMaker.defineRoomType("stealth-unwatched", stealthRoomWith({ catalog }));
+  // And with spectating on, its lockout timed on a clock of the test's.
+  matchMaker.defineRoomType("stealth-clocked", stealthRoomWith({ catalog, spectatorToken: TOKEN, now: () => clockMs }));
 });
 afterAll(async () => {
   await colyseus.shutdown();
@@ -130,7 +135,7 @@ describe("spectator mode", () => {
   });
 
   it("refuses a wrong or missing token, and any spectator where the mode is off, with a message, counting each refusal", async () => {
-    const room = await colyseus.createRoom<StealthRoom>("stealth", { map: "arena" });
+    const room = await colyseus.createRoom<StealthRoom>("stealth-clocked", { map: "arena" });
     const player = await colyseus.connectTo(room, { spawn: "far" }); // an empty room would close after a refusal
     await expect(colyseus.connectTo(room, { spectate: "guess" })).rejects.toThrow(/wrong spectator token/);
     await expect(colyseus.connectTo(room, { spectate: "" })).rejects.toThrow(/"spectate" must be the spectator token/);
@@ -141,7 +146,10 @@ describe("spectator mode", () => {
     await expect(colyseus.connectTo(room, { spectate: "another-wrong-guess" })).rejects.toThrow(/wrong spectator token/);
     await expect(colyseus.connectTo(room, { spectate: TOKEN })).rejects.toThrow(/less than a second ago/);
     expect(room.stats.joinsRefused).toBe(5);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    clockMs += WRONG_TOKEN_LOCKOUT_MS - 1;
+    await expect(colyseus.connectTo(room, { spectate: TOKEN })).rejects.toThrow(/less than a second ago/);
+    expect(room.stats.joinsRefused).toBe(6);
+    clockMs += 1;
     const late = await colyseus.connectTo(room, { spectate: TOKEN });
     late.onMessage(SPECTATOR_MESSAGES.rays, () => {});
     await late.leave();

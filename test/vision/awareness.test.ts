@@ -1,9 +1,10 @@
-import { Box, Vec2, World } from "planck";
+import { Box, Vec2 } from "planck";
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { AwarenessModel, VisionSystem, type DetectionEvent, type Sighting } from "../../server/vision/index.js";
+import { DEG } from "../fixtures/degrees.js";
+import { emptyWorld, staticBox } from "../fixtures/planckWorld.js";
 
-const DEG = Math.PI / 180;
 const DT = 1 / 20;
 
 /** A guard at the origin looking along +x (15 m range, 90-degree cone) seeing a player. */
@@ -165,8 +166,8 @@ describe("no chatter", () => {
   });
 
   it("a player idling on the edge of a guard's cone gets one noticed, one suspicious, one spotted", () => {
-    const world = new World({ gravity: Vec2(0, 0) });
-    world.createBody({ position: Vec2(-20, 0) }).createFixture({ shape: new Box(1, 1) });
+    const world = emptyWorld();
+    staticBox(world, -20, 0, 1, 1);
     const vision = new VisionSystem(world);
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 15, fov: 90 * DEG });
     vision.addObservable("player", { position: { x: 7, y: 7 }, radius: 0.3 });
@@ -230,7 +231,7 @@ describe("events", () => {
 
 describe("the sixth sense through the vision engine", () => {
   it("a presence right behind the guard is noticed, more slowly than in plain view, and sightings() says it came through proximity", () => {
-    const vision = new VisionSystem(new World({ gravity: Vec2(0, 0) }));
+    const vision = new VisionSystem(emptyWorld());
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 15, fov: 90 * DEG, proximityRadius: 2 });
     vision.addObservable("behind", { position: { x: -1.5, y: 0 }, radius: 0.3 });
     vision.addObservable("ahead", { position: { x: 1.5, y: 0.25 }, radius: 0.3 });
@@ -271,7 +272,7 @@ describe("the sixth sense through the vision engine", () => {
 describe("the memo slot: meters found without id lookups, and nothing else changes", () => {
   /** A walled room where guards and players wander (seeded); `step(tick)` moves everyone and ticks vision. */
   function wanderingRoom() {
-    const world = new World({ gravity: Vec2(0, 0) });
+    const world = emptyWorld();
     const rnd = seededRandom(5);
     for (let i = 0; i < 14; i++) {
       world.createBody({ position: Vec2(rnd() * 40, rnd() * 40), angle: rnd() * Math.PI }).createFixture({ shape: new Box(0.3 + rnd() * 1.5, 0.3 + rnd() * 1.5) });

@@ -1,7 +1,8 @@
-import { Box, Circle, Vec2, World } from "planck";
+import { Box, Circle, Vec2 } from "planck";
 import { describe, expect, it } from "vitest";
 import { seededRandom as rng } from "../../shared/seededRandom.js";
 import { VisionSystem } from "../../server/vision/index.js";
+import { emptyWorld } from "../fixtures/planckWorld.js";
 
 /**
  * An independent brute-force oracle for the sight rule, written differently from the engine on purpose:
@@ -154,7 +155,7 @@ describe("check agrees with an independent brute-force oracle on random levels",
     let total = 0;
     for (let level = 0; level < 40; level++) {
       const rnd = rng(1000 + level);
-      const world = new World({ gravity: Vec2(0, 0) });
+      const world = emptyWorld();
       const walls: Wall[] = [];
       const boxes = 20 + Math.floor(rnd() * 40);
       for (let i = 0; i < boxes; i++) {

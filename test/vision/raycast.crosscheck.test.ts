@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { LineOfSight } from "../../server/vision/lineOfSight.js";
 import { blocksSight } from "../../server/planck/fixtureOpacity.js";
+import { emptyWorld } from "../fixtures/planckWorld.js";
 
 const OPAQUE = 0x0001 | 0x0004;
 
@@ -14,7 +15,7 @@ const OPAQUE = 0x0001 | 0x0004;
  */
 function randomLevel(seed: number, moving = 10): { world: World; bodies: Body[] } {
   const rnd = seededRandom(seed);
-  const world = new World({ gravity: Vec2(0, 0) });
+  const world = emptyWorld();
   const bodies: Body[] = [];
   for (let i = 0; i < 120; i++) {
     const body = world.createBody({ type: i < moving ? "dynamic" : "static", position: Vec2(rnd() * 40 - 20, rnd() * 40 - 20), angle: rnd() * 7 });
@@ -114,7 +115,7 @@ describe("LineOfSight walks planck's tree and agrees with planck's own ray cast"
   });
 
   it("sensors, transparent categories (glass) and the ignored bodies never block", () => {
-    const world = new World({ gravity: Vec2(0, 0) });
+    const world = emptyWorld();
     const make = (x: number, category: number, isSensor = false) => {
       const b = world.createBody({ position: Vec2(x, 0) });
       b.createFixture({ shape: new Box(0.2, 2), filterCategoryBits: category, isSensor });

@@ -1,22 +1,12 @@
 import { Body, Box, Circle, Vec2, World } from "planck";
 import { describe, expect, it } from "vitest";
 import { VisionSystem } from "../../server/vision/index.js";
+import { DEG } from "../fixtures/degrees.js";
+import { emptyWorld, staticBox } from "../fixtures/planckWorld.js";
 
-const DEG = Math.PI / 180;
 const WALL = 0x0001;
 const GLASS = 0x0002;
 const PLAYER = 0x0004;
-
-function emptyWorld(): World {
-  return new World({ gravity: Vec2(0, 0) });
-}
-
-/** A static box (half-extents in meters) on the given collision category. */
-function crate(world: World, x: number, y: number, hw: number, hh: number, category = WALL, angle = 0): Body {
-  const body = world.createBody({ position: Vec2(x, y), angle });
-  body.createFixture({ shape: new Box(hw, hh), filterCategoryBits: category });
-  return body;
-}
 
 function playerBody(world: World, x: number, y: number, radius: number): Body {
   const body = world.createBody({ type: "dynamic", position: Vec2(x, y) });
@@ -27,7 +17,7 @@ function playerBody(world: World, x: number, y: number, radius: number): Body {
 describe("a guard, three targets and a crate", () => {
   it("one target is seen, one is outside the cone, one hides behind a box", () => {
     const world = emptyWorld();
-    crate(world, 6, 0, 0.5, 0.5);
+    staticBox(world, 6, 0, 0.5, 0.5);
     const vision = new VisionSystem(world);
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 90 * DEG });
     vision.addObservable("seen", { position: { x: 5, y: 3 }, radius: 0.3 });
@@ -48,7 +38,7 @@ describe("a guard, three targets and a crate", () => {
 
   it("without the blocker cache the hidden target costs a tree ray per sample", () => {
     const world = emptyWorld();
-    crate(world, 6, 0, 0.5, 0.5);
+    staticBox(world, 6, 0, 0.5, 0.5);
     const vision = new VisionSystem(world, { blockerCache: false });
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 90 * DEG });
     vision.addObservable("hidden", { position: { x: 9, y: 0 }, radius: 0.3 });
@@ -92,8 +82,8 @@ describe("a round body against the cone's edges", () => {
 describe("glass, several rays and the turret", () => {
   it("glass does not block but a wall does", () => {
     const world = emptyWorld();
-    crate(world, 3, 2, 0.1, 1, GLASS);
-    crate(world, 3, -2, 0.1, 1, WALL);
+    staticBox(world, 3, 2, 0.1, 1, GLASS);
+    staticBox(world, 3, -2, 0.1, 1, WALL);
     const vision = new VisionSystem(world, { opaqueMask: WALL | PLAYER });
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 120 * DEG });
     vision.addObservable("behind-glass", { position: { x: 6, y: 4 } });
@@ -105,7 +95,7 @@ describe("glass, several rays and the turret", () => {
 
   it("glass blocks when its category is in the opaque mask (the mask decides, not the shape)", () => {
     const world = emptyWorld();
-    crate(world, 3, 0, 0.1, 1, GLASS);
+    staticBox(world, 3, 0, 0.1, 1, GLASS);
     const vision = new VisionSystem(world); // default mask 0xFFFF: every category blocks
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 120 * DEG });
     vision.addObservable("p", { position: { x: 6, y: 0 } });
@@ -143,7 +133,7 @@ describe("glass, several rays and the turret", () => {
   it("a ray that reaches the target's own body ends clear, even if a wall stands right behind it", () => {
     const world = emptyWorld();
     // The player leans into a wall: its centre is inside the wall, its front is not.
-    crate(world, 6.2, 0, 0.4, 2);
+    staticBox(world, 6.2, 0, 0.4, 2);
     const body = playerBody(world, 6, 0, 0.5);
     const vision = new VisionSystem(world);
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 90 * DEG });
@@ -210,7 +200,7 @@ describe("k of n samples: a thin pillar hides part of a body", () => {
   // Guard at the origin looking along +x; a player of radius 0.5 at 10 m.
   function setup(pillarY: number, pillarHalfWidth: number) {
     const world = emptyWorld();
-    crate(world, 5, pillarY, 0.05, pillarHalfWidth);
+    staticBox(world, 5, pillarY, 0.05, pillarHalfWidth);
     const vision = new VisionSystem(world);
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 20, fov: 90 * DEG });
     for (const required of [1, 2, 3]) {
@@ -238,9 +228,9 @@ describe("k of n samples: a thin pillar hides part of a body", () => {
   it("more samples spread along the silhouette find a gap that three rays miss", () => {
     const world = emptyWorld();
     // Two posts hide the centre and both flank samples but leave a gap in between.
-    crate(world, 5, 0, 0.05, 0.04);
-    crate(world, 5, 0.22, 0.05, 0.03);
-    crate(world, 5, -0.22, 0.05, 0.03);
+    staticBox(world, 5, 0, 0.05, 0.04);
+    staticBox(world, 5, 0.22, 0.05, 0.03);
+    staticBox(world, 5, -0.22, 0.05, 0.03);
     const vision = new VisionSystem(world);
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 20, fov: 90 * DEG });
     vision.addObservable("three", { position: { x: 10, y: 0 }, radius: 0.5, samples: 3 });
@@ -254,7 +244,7 @@ describe("k of n samples: a thin pillar hides part of a body", () => {
 describe("the sixth sense (proximityRadius)", () => {
   it("notices a presence right behind the back, but not through a wall, and not farther than its radius", () => {
     const world = emptyWorld();
-    crate(world, 0, 1.5, 2, 0.1);
+    staticBox(world, 0, 1.5, 2, 0.1);
     const vision = new VisionSystem(world);
     vision.addObserver("guard", {
       position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 60 * DEG, proximityRadius: 2,
@@ -282,7 +272,7 @@ describe("the sixth sense (proximityRadius)", () => {
 describe("updates, removal and the reverse index", () => {
   it("canSee keeps the last evaluated answer until the next tick; check answers now", () => {
     const world = emptyWorld();
-    crate(world, 5, 0, 0.5, 2);
+    staticBox(world, 5, 0, 0.5, 2);
     const vision = new VisionSystem(world);
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 20, fov: 90 * DEG });
     vision.addObservable("p", { position: { x: 8, y: 5 }, radius: 0.3 });
@@ -354,7 +344,7 @@ describe("updates, removal and the reverse index", () => {
 
   it("the reverse index stays consistent with visibleTo through random moves and removals", () => {
     const world = emptyWorld();
-    for (let i = 0; i < 12; i++) crate(world, (i % 4) * 6 - 9, Math.floor(i / 4) * 6 - 6, 0.5, 1.5);
+    for (let i = 0; i < 12; i++) staticBox(world, (i % 4) * 6 - 9, Math.floor(i / 4) * 6 - 6, 0.5, 1.5);
     // No lose-sight margins here, so the scheduled answer must equal the exact one after every tick.
     const vision = new VisionSystem(world, { loseRangeMargin: 0, loseAngleMargin: 0, raysPerTick: Infinity });
     let seed = 7;
@@ -476,7 +466,7 @@ describe("invalid input is refused with a RangeError naming the field, and chang
 describe("the ray log (debug drawing of the rays a tick cast)", () => {
   it("holds exactly the rays of the last tick, each ending where it stopped, and nothing from check()", () => {
     const world = emptyWorld();
-    crate(world, 6, 0, 0.5, 0.5);
+    staticBox(world, 6, 0, 0.5, 0.5);
     const body = playerBody(world, 4, 3, 0.3);
     const vision = new VisionSystem(world, { recordRays: true });
     vision.addObserver("guard", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 90 * DEG });

@@ -1,19 +1,9 @@
-import { Body, Box, Vec2, World } from "planck";
+import { Box, Vec2 } from "planck";
 import { describe, expect, it } from "vitest";
 import { seededRandom as rng } from "../../shared/seededRandom.js";
 import { VisionSystem } from "../../server/vision/index.js";
-
-const DEG = Math.PI / 180;
-
-function emptyWorld(): World {
-  return new World({ gravity: Vec2(0, 0) });
-}
-
-function wall(world: World, x: number, y: number, hw: number, hh: number, category = 0x0001): Body {
-  const body = world.createBody({ position: Vec2(x, y) });
-  body.createFixture({ shape: new Box(hw, hh), filterCategoryBits: category });
-  return body;
-}
+import { DEG } from "../fixtures/degrees.js";
+import { emptyWorld, staticBox } from "../fixtures/planckWorld.js";
 
 
 describe("the deferred scheduler spends a ray budget in priority order", () => {
@@ -54,7 +44,7 @@ describe("the deferred scheduler spends a ray budget in priority order", () => {
 
   it("spends at most raysPerTick per tick, except that the evaluation in progress may finish", () => {
     const world = emptyWorld();
-    for (let i = 0; i < 30; i++) wall(world, 10 + (i % 6) * 8, Math.floor(i / 6) * 8, 0.5, 0.5);
+    for (let i = 0; i < 30; i++) staticBox(world, 10 + (i % 6) * 8, Math.floor(i / 6) * 8, 0.5, 0.5);
     const vision = new VisionSystem(world, { raysPerTick: 10, blockerCache: false });
     const rnd = rng(3);
     for (let i = 0; i < 40; i++) vision.addObserver(`g${i}`, { position: { x: rnd() * 60, y: rnd() * 40 }, facing: rnd() * 7, range: 25, fov: 120 * DEG });
@@ -93,7 +83,7 @@ describe("fairness floor: under 10x overload every observer is served within the
   function overloadedRoom(priorityOf: (i: number) => number) {
     const world = emptyWorld();
     const rnd = rng(11);
-    for (let i = 0; i < 60; i++) wall(world, rnd() * 80, rnd() * 80, 0.3 + rnd(), 0.3 + rnd());
+    for (let i = 0; i < 60; i++) staticBox(world, rnd() * 80, rnd() * 80, 0.3 + rnd(), 0.3 + rnd());
     const budget = 16;
     const vision = new VisionSystem(world, { raysPerTick: budget });
     const full = new VisionSystem(world, { raysPerTick: Infinity, blockerCache: false });
@@ -256,7 +246,7 @@ describe("hysteresis: a target on the edge does not flicker", () => {
 describe("skipping: only recompute when something moved", () => {
   it("a still scene costs no ray after the first tick, and one moving target wakes only the guards looking at it", () => {
     const world = emptyWorld();
-    wall(world, 5, 5, 1, 1);
+    staticBox(world, 5, 5, 1, 1);
     const vision = new VisionSystem(world);
     vision.addObserver("east", { position: { x: 0, y: 0 }, facing: 0, range: 20, fov: 90 * DEG });
     vision.addObserver("north", { position: { x: 0, y: 0 }, facing: Math.PI / 2, range: 20, fov: 90 * DEG });
@@ -292,7 +282,7 @@ describe("occluder changes make the observers looking there pending by themselve
 
   it("a door (a static body) that slides open reveals the player at the next tick", () => {
     const { world, vision } = corridor();
-    const door = wall(world, 5, 0, 0.2, 2);
+    const door = staticBox(world, 5, 0, 0.2, 2);
     vision.tick();
     expect(vision.canSee("g", "p")).toBe(false);
     expect(vision.tick().rays).toBe(0); // nothing moves: nothing to do
@@ -305,7 +295,7 @@ describe("occluder changes make the observers looking there pending by themselve
     const { world, vision } = corridor();
     vision.tick();
     expect(vision.canSee("g", "p")).toBe(true);
-    const built = wall(world, 5, 0, 0.2, 2);
+    const built = staticBox(world, 5, 0, 0.2, 2);
     expect(vision.check("g", "p")).toBe(false); // immediately, through the fixture event
     vision.tick();
     expect(vision.canSee("g", "p")).toBe(false);
@@ -316,7 +306,7 @@ describe("occluder changes make the observers looking there pending by themselve
 
   it("a door that turns to glass (its filter changes) and a pushed crate are noticed too", () => {
     const { world, vision } = corridor();
-    const door = wall(world, 5, 0, 0.2, 2);
+    const door = staticBox(world, 5, 0, 0.2, 2);
     const visionGlass = new VisionSystem(world, { opaqueMask: 0x0001 });
     visionGlass.addObserver("g", { position: { x: 0, y: 0 }, facing: 0, range: 20, fov: 60 * DEG });
     visionGlass.addObservable("p", { position: { x: 10, y: 0 }, radius: 0.3 });
@@ -339,7 +329,7 @@ describe("occluder changes make the observers looking there pending by themselve
 
   it("a wall switched off (deactivated) reveals the player, switched on hides them, and idles in between", () => {
     const { world, vision } = corridor();
-    const wallBody = wall(world, 5, 0, 0.2, 2);
+    const wallBody = staticBox(world, 5, 0, 0.2, 2);
     vision.tick();
     expect(vision.canSee("g", "p")).toBe(false);
     wallBody.setActive(false);
@@ -371,7 +361,7 @@ describe("occluder changes make the observers looking there pending by themselve
 describe("temporal coherence: the blocker cache", () => {
   it("a player shuffling behind the same crate is re-checked against that crate alone, with no tree ray", () => {
     const world = emptyWorld();
-    wall(world, 5, 0, 0.5, 2);
+    staticBox(world, 5, 0, 0.5, 2);
     const vision = new VisionSystem(world);
     vision.addObserver("g", { position: { x: 0, y: 0 }, facing: 0, range: 20, fov: 60 * DEG });
     vision.addObservable("p", { position: { x: 8, y: 0 }, radius: 0.4 });
@@ -421,7 +411,7 @@ describe("options are validated", () => {
 
 describe("a crowd of moving occluders", () => {
   it("past 64 changed areas in a tick, every observer is marked pending instead of checked box by box", () => {
-    const world = new World({ gravity: Vec2(0, 0) });
+    const world = emptyWorld();
     const vision = new VisionSystem(world);
     vision.addObserver("near", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: Math.PI / 2 });
     vision.addObserver("far", { position: { x: 500, y: 500 }, facing: 0, range: 10, fov: Math.PI / 2 });
