@@ -21,6 +21,7 @@ const INTEGRATION = [
   "test/rooms/roomCreation.test.ts",
   "test/rooms/server.test.ts",
   "test/rooms/stealthRoom.test.ts",
+  "test/rooms/stealthRoomHygiene.test.ts",
   "test/scaleOut/behindProxy.test.ts",
   "test/scaleOut/twoProcesses.test.ts",
   "test/typecheck.test.ts",

@@ -1,6 +1,7 @@
 import { matchMaker } from "@colyseus/core";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Server as HttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { integer } from "../shared/validation/rangeChecks.js";
 
 /** Defaults of {@link FrontDoorServer}. */
 export const DEFAULT_FRONT_DOOR = Object.freeze({
@@ -63,8 +64,8 @@ export class FrontDoorServer extends HttpServer {
 
   constructor(options: FrontDoorOptions = {}) {
     super();
-    this.trustProxyHops = integerIn("trustProxyHops", options.trustProxyHops ?? DEFAULT_FRONT_DOOR.trustProxyHops, 0, 16);
-    this.maxBodyBytes = integerIn("maxBodyBytes", options.maxBodyBytes ?? DEFAULT_FRONT_DOOR.maxBodyBytes, 2, 64 * 1024 * 1024);
+    this.trustProxyHops = integer("FrontDoorOptions.trustProxyHops", options.trustProxyHops ?? DEFAULT_FRONT_DOOR.trustProxyHops, 0, 16);
+    this.maxBodyBytes = integer("FrontDoorOptions.maxBodyBytes", options.maxBodyBytes ?? DEFAULT_FRONT_DOOR.maxBodyBytes, 2, 64 * 1024 * 1024, "bytes");
   }
 
   override emit(event: string | symbol, ...args: any[]): boolean {
@@ -110,9 +111,3 @@ export class FrontDoorServer extends HttpServer {
   }
 }
 
-function integerIn(field: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${field} must be an integer in ${min}..${max} (got ${typeof value === "number" ? value : typeof value})`);
-  }
-  return value;
-}

@@ -4,8 +4,7 @@ import { GameLoop } from "../../server/rooms/gameLoop.js";
 import { InputIntake } from "../../server/rooms/inputIntake.js";
 import { JoinTiming } from "../../server/rooms/joinTiming.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
-import { describeIssues } from "../../server/rooms/messageIntake.js";
-import { echo, Refusal } from "../../server/rooms/refusal.js";
+import { Refusal } from "../../server/rooms/refusal.js";
 import { RoomExceptions } from "../../server/rooms/roomExceptions.js";
 import { DEFAULT_ROOM_SETTINGS } from "../../server/rooms/roomSettings.js";
 import { RoomStats } from "../../server/rooms/roomStats.js";
@@ -17,6 +16,8 @@ import { DEFAULT_MOVEMENT_RULES, type Motion } from "../../shared/movement/apply
 import { JoinOptions, MoveInput, RespawnMessage, SERVER_MESSAGES, sanitizeMoveFrame } from "../../shared/protocol.js";
 import { CHARACTER_RADIUS } from "../../shared/gameRules.js";
 import { seededRandom } from "../../shared/seededRandom.js";
+import { describeIssues } from "../../shared/validation/describeIssues.js";
+import { describeValue } from "../../shared/validation/rangeChecks.js";
 import { PlainNpc, PlainPlayer, PlainState } from "./plainState.js";
 import { Wanderers } from "./wanderers.js";
 
@@ -79,7 +80,7 @@ export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
     this.map = MapCatalog.bundled().forOption(options.map);
     const guards = options.guards ?? DEFAULT_NPCS;
     if (typeof guards !== "number" || !Number.isInteger(guards) || guards < 0 || guards > this.settings.maxNpcs) {
-      throw new Refusal(`option "guards" must be an integer from 0 to ${this.settings.maxNpcs} (got ${echo(guards)})`);
+      throw new Refusal(`option "guards" must be an integer from 0 to ${this.settings.maxNpcs} (got ${describeValue(guards)})`);
     }
     this.maxClients = s.maxClients;
     this.maxMessagesPerSecond = s.maxMessagesPerSecond;
@@ -247,7 +248,7 @@ export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
     const spawns = this.map.spawns;
     if (name !== undefined) {
       const s = spawns.find((sp) => sp.name === name);
-      if (s === undefined) throw new Refusal(`unknown spawn ${echo(name)}; this map has ${spawns.map((sp) => JSON.stringify(sp.name)).join(", ") || "none"}`);
+      if (s === undefined) throw new Refusal(`unknown spawn ${describeValue(name)}; this map has ${spawns.map((sp) => JSON.stringify(sp.name)).join(", ") || "none"}`);
       return s;
     }
     if (spawns.length === 0) return { x: this.map.width / 2, y: this.map.height / 2 };

@@ -1,3 +1,5 @@
+import { integer } from "../../shared/validation/rangeChecks.js";
+
 /**
  * When this process's event loop was blocked, as seen by a timer that knows when it was due (a
  * {@link LoopWatch}): each firing later than its grid time records the lateness as a stall ending at the
@@ -19,7 +21,7 @@ export class LoopStalls {
 
   /** @param capacity stalls remembered; older ones are forgotten (default 64) */
   constructor(capacity = 64) {
-    if (!(Number.isInteger(capacity) && capacity >= 1)) throw new RangeError(`capacity must be an integer >= 1 (got ${capacity})`);
+    integer("LoopStalls capacity", capacity, 1);
     this.starts = new Float64Array(capacity);
     this.ends = new Float64Array(capacity);
   }

@@ -1,6 +1,6 @@
 import type { Schema } from "@colyseus/schema";
 import type { ViewCullingOptions } from "../culling/index.js";
-import { fail, within } from "../../shared/validation/rangeChecks.js";
+import { fail, func, oneOf, within } from "../../shared/validation/rangeChecks.js";
 
 /** Where an entity is, meters: written by a {@link SightlineOptions.position} reader. */
 export interface Position {
@@ -71,13 +71,15 @@ export const DEFAULT_SIGHTLINE_OPTIONS = Object.freeze({
   pingIntervalMs: 1000,
 });
 
+const UPDATE_MODES = ["beforePatch", "manual"] as const;
+
 /** Checks the plugin's own options (the culling checks the rest when built). @internal */
 export function checkPluginOptions(o: SightlineOptions): void {
-  if (o.update !== undefined && o.update !== "beforePatch" && o.update !== "manual") fail("SightlineOptions.update", 'must be "beforePatch" or "manual"', o.update);
+  if (o.update !== undefined) oneOf("SightlineOptions.update", o.update, UPDATE_MODES);
   if (o.culling !== undefined && typeof o.culling !== "boolean") fail("SightlineOptions.culling", "must be a boolean", o.culling);
   if (o.ownerTag !== undefined && !(Number.isInteger(o.ownerTag) && o.ownerTag > 0 && o.ownerTag < 2 ** 31)) fail("SightlineOptions.ownerTag", "must be a positive integer view tag", o.ownerTag);
-  if (o.position !== undefined && typeof o.position !== "function") fail("SightlineOptions.position", "must be a function (instance, out) => void", o.position);
-  if (o.roundTrip !== undefined && typeof o.roundTrip !== "function") fail("SightlineOptions.roundTrip", "must be a function (sessionId) => milliseconds | undefined", o.roundTrip);
+  if (o.position !== undefined) func("SightlineOptions.position", o.position, "(instance, out) => void");
+  if (o.roundTrip !== undefined) func("SightlineOptions.roundTrip", o.roundTrip, "(sessionId) => milliseconds | undefined");
   if (o.pingIntervalMs !== undefined) within("SightlineOptions.pingIntervalMs", o.pingIntervalMs, 100, 60_000, "milliseconds");
 }
 

@@ -1,5 +1,5 @@
 import { Occluders } from "../occluders/occluders.js";
-import { fail, finite, nonEmptyString, nonNegative, object, positive, within } from "../../shared/validation/rangeChecks.js";
+import { fail, finite, fraction, func, inRange, nonEmptyString, nonNegative, object, positive, within } from "../../shared/validation/rangeChecks.js";
 import type { ClientViews } from "./clientViews.js";
 import { CullingAudit, type AuditCounts } from "./cullingAudit.js";
 import { PotentialSight } from "./potentialSight.js";
@@ -170,7 +170,7 @@ export class ViewCulling implements ClientViews {
     object("ViewCullingOptions", options);
     if (!(options.occluders instanceof Occluders)) fail("ViewCullingOptions.occluders", "must be an Occluders (from sightline/occluders)", options.occluders);
     const tickSeconds = options.tickSeconds;
-    if (typeof tickSeconds !== "number" || !(tickSeconds > 0 && tickSeconds <= 1)) fail("ViewCullingOptions.tickSeconds", "must be a number of seconds in (0, 1]", tickSeconds);
+    inRange("ViewCullingOptions.tickSeconds", tickSeconds, 0, 1, "seconds", "(]");
     this.tickSeconds = tickSeconds;
     this.maxSpeed = nonNegative("ViewCullingOptions.maxSpeed", options.maxSpeed, "meters per second");
     const d = DEFAULT_CULLING_OPTIONS;
@@ -183,12 +183,12 @@ export class ViewCulling implements ClientViews {
       fail("ViewCullingOptions.maxLookahead", `must cover at least one tick of motion, maxSpeed x tickSeconds = ${oneTick} m: with less, whatever walks into sight arrives late`, this.maxLookahead);
     }
     for (const name of ["onAdd", "onRemove"] as const) {
-      if (options[name] !== undefined && typeof options[name] !== "function") fail(`ViewCullingOptions.${name}`, "must be a function (clientId, entityId) => void", options[name]);
+      if (options[name] !== undefined) func(`ViewCullingOptions.${name}`, options[name], "(clientId, entityId) => void");
     }
     const audit = options.audit ?? false;
     const sample = typeof audit === "object" && audit !== null ? audit.sample ?? 1 : 1;
     if (typeof audit !== "boolean" && (typeof audit !== "object" || audit === null)) fail("ViewCullingOptions.audit", "must be a boolean or { sample }", audit);
-    if (typeof sample !== "number" || !(sample > 0 && sample <= 1)) fail("ViewCullingOptions.audit.sample", "must be a fraction of clients in (0, 1]", sample);
+    fraction("ViewCullingOptions.audit.sample", sample, "(]", "clients");
 
     this.lingerTicks = Math.ceil(lingerSeconds / tickSeconds - 1e-9);
     // Farther than any mover gets in an update: a respawn, which must not linger (the audit's threshold too).

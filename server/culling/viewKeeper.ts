@@ -1,5 +1,6 @@
 import type { PotentialSight } from "./potentialSight.js";
 import type { ViewListener } from "./viewCulling.js";
+import { integer } from "../../shared/validation/rangeChecks.js";
 
 /** View churn of the last {@link ViewKeeper.update}, and totals. @internal */
 export interface ChurnReport {
@@ -62,7 +63,7 @@ export class ViewKeeper {
     private readonly onAdd: ViewListener,
     private readonly onRemove: ViewListener,
   ) {
-    if (!(Number.isInteger(options.lingerTicks) && options.lingerTicks >= 0)) throw new RangeError(`lingerTicks must be an integer >= 0 (got ${options.lingerTicks})`);
+    integer("ViewKeeper lingerTicks", options.lingerTicks, 0);
     this.lingerTicks = options.lingerTicks;
   }
 

@@ -1,5 +1,6 @@
 import { signedArea, triangulate } from "./triangulate.js";
 import type { Point } from "./point.js";
+import { fail, finite, object } from "../../shared/validation/rangeChecks.js";
 
 /**
  * Outlines with more vertices than this are triangulated even when convex. planck accepts 12 per polygon;
@@ -15,15 +16,19 @@ export const MAX_PIECE_VERTICES = 8;
  * @throws RangeError for fewer than 3 distinct points, no area, or a polygon that crosses itself
  */
 export function convexPieces(outline: readonly Point[]): Point[][] {
-  if (!Array.isArray(outline)) throw new RangeError(`convexPieces: outline must be an array of {x, y} points in meters (got ${typeof outline})`);
+  return piecesOf(outline, "convexPieces outline");
+}
+
+/** {@link convexPieces}, with `field` naming the outline in error messages. @internal */
+export function piecesOf(outline: readonly Point[], field: string): Point[][] {
+  if (!Array.isArray(outline)) fail(field, "must be an array of {x, y} points in meters", outline);
   for (let i = 0; i < outline.length; i++) {
-    const p = outline[i];
-    if (typeof p !== "object" || p === null || !Number.isFinite(p.x) || !Number.isFinite(p.y)) {
-      throw new RangeError(`convexPieces: outline[${i}] must be a point with finite x and y meters (got ${JSON.stringify(p)})`);
-    }
+    const p = object<Point>(`${field}[${i}]`, outline[i], "{x, y} in meters");
+    finite(`${field}[${i}].x`, p.x, "meters");
+    finite(`${field}[${i}].y`, p.y, "meters");
   }
   if (outline.length <= MAX_PIECE_VERTICES && isConvex(outline)) return [outline.map((p) => ({ x: p.x, y: p.y }))];
-  return triangulate(outline);
+  return triangulate(outline, field);
 }
 
 /** Strictly convex or with flat corners, with a positive area; either winding. */

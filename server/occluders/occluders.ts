@@ -1,5 +1,5 @@
 import { fail, finite, object, positive } from "../../shared/validation/rangeChecks.js";
-import { convexPieces } from "./convexPieces.js";
+import { piecesOf } from "./convexPieces.js";
 import { OccluderPiece } from "./occluderPiece.js";
 import { PackedOccluders } from "./packedOccluders.js";
 import type { Point } from "./point.js";
@@ -107,13 +107,7 @@ export class Occluders {
    * notch open. Throws a RangeError for fewer than 3 distinct points, no area, or a self-crossing outline.
    */
   addPolygon(points: readonly Point[]): OccluderId {
-    let pieces: Point[][];
-    try {
-      pieces = convexPieces(points);
-    } catch (err) {
-      throw new RangeError(`Occluders.addPolygon points: ${(err as Error).message.replace(/^convexPieces: /, "")}`);
-    }
-    return this.addPieces(pieces, 0);
+    return this.addPieces(piecesOf(points, "Occluders.addPolygon points"), 0);
   }
 
   /** Adds a segment from (ax, ay) to (bx, by), meters: a wall with no thickness, opaque from both sides. */

@@ -4,13 +4,14 @@ import type { Point as Vec } from "./point.js";
  * Splits a simple polygon (convex or not, either winding) into triangles by ear clipping.
  * Why: planck builds a polygon fixture from the convex hull of its points, so a concave wall (an L, a U)
  * would silently fill its notch and block sight there. O(n^2), fine for level geometry loaded once.
- * Throws a RangeError for fewer than 3 distinct points or a degenerate (zero-area) polygon.
+ * Throws a RangeError for fewer than 3 distinct points or a degenerate (zero-area) polygon; its message
+ * starts with `field`, the caller's name for the outline.
  */
-export function triangulate(points: readonly Vec[]): Vec[][] {
+export function triangulate(points: readonly Vec[], field: string): Vec[][] {
   const pts = dedupe(points);
-  if (pts.length < 3) throw new RangeError(`a polygon needs at least 3 distinct points (got ${pts.length})`);
+  if (pts.length < 3) throw new RangeError(`${field}: a polygon needs at least 3 distinct points (got ${pts.length})`);
   const area = signedArea(pts);
-  if (Math.abs(area) < 1e-12) throw new RangeError("the polygon has no area (its points are collinear)");
+  if (Math.abs(area) < 1e-12) throw new RangeError(`${field}: the polygon has no area (its points are collinear)`);
   // Work counter-clockwise (in a y-up reading of the coordinates) so "convex corner" means cross > 0.
   const ring = area > 0 ? pts.slice() : pts.slice().reverse();
   const triangles: Vec[][] = [];
@@ -31,7 +32,7 @@ export function triangulate(points: readonly Vec[]): Vec[][] {
     if (!clipped) {
       // Only collinear leftovers remain (or the polygon self-intersects): drop one flat corner and go on.
       const flat = ring.findIndex((b, i) => Math.abs(cross(ring[(i + ring.length - 1) % ring.length]!, b, ring[(i + 1) % ring.length]!)) <= 1e-12);
-      if (flat < 0) throw new RangeError("the polygon intersects itself");
+      if (flat < 0) throw new RangeError(`${field}: the polygon intersects itself`);
       ring.splice(flat, 1);
     }
   }

@@ -1,5 +1,5 @@
 import type { Fixture } from "planck";
-import { fail } from "../../shared/validation/rangeChecks.js";
+import { integer } from "../../shared/validation/rangeChecks.js";
 
 /**
  * Every collision category (planck has 16 bits): the opaque mask when none is given, so every fixture
@@ -25,6 +25,5 @@ export function blocksSight(fixture: Fixture, opaqueMask: number): boolean {
  * @internal
  */
 export function checkOpaqueMask(field: string, mask: unknown): number {
-  if (typeof mask !== "number" || !Number.isInteger(mask) || mask < 0 || mask > EVERY_CATEGORY) fail(field, "must be an integer in [0, 0xFFFF]", mask);
-  return mask as number;
+  return integer(field, mask, 0, EVERY_CATEGORY);
 }

@@ -2,13 +2,14 @@ import { CloseCode, definePlugins, Room, TimestepException, type Client, type Ro
 import { SightlinePlugin } from "sightline/colyseus";
 import { ERROR_CODES, JoinOptions, MoveInput, SERVER_MESSAGES, sanitizeMoveFrame } from "../../shared/protocol.js";
 import { PlayerState, StealthState } from "../../shared/schema.js";
+import { describeIssues } from "../../shared/validation/describeIssues.js";
 import { StealthSimulation } from "../sim/stealthSimulation.js";
 import { ExploredTiles } from "./exploredTiles.js";
 import { FrameHygiene } from "./frameHygiene.js";
 import { GameLoop } from "./gameLoop.js";
 import { InputIntake } from "./inputIntake.js";
 import { JoinTiming } from "./joinTiming.js";
-import { describeIssues, registerMessages } from "./messageIntake.js";
+import { registerMessages } from "./messageIntake.js";
 import { MapCatalog } from "./mapCatalog.js";
 import { Refusal } from "./refusal.js";
 import { RoomExceptions } from "./roomExceptions.js";

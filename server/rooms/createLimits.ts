@@ -1,4 +1,5 @@
-import { echo, Refusal } from "./refusal.js";
+import { func, integer } from "../../shared/validation/rangeChecks.js";
+import { Refusal } from "./refusal.js";
 
 /** Defaults of {@link CreateLimits}. */
 export const DEFAULT_CREATE_LIMITS = Object.freeze({
@@ -86,10 +87,10 @@ export class CreateLimits {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(options: CreateLimitsOptions = {}) {
-    this.maxRooms = positiveInteger("maxRooms", options.maxRooms ?? DEFAULT_CREATE_LIMITS.maxRooms);
-    this.createsPerAddressPerMinute = positiveInteger("createsPerAddressPerMinute", options.createsPerAddressPerMinute ?? DEFAULT_CREATE_LIMITS.createsPerAddressPerMinute);
-    this.maxTrackedAddresses = positiveInteger("maxTrackedAddresses", options.maxTrackedAddresses ?? DEFAULT_CREATE_LIMITS.maxTrackedAddresses);
-    if (options.now !== undefined && typeof options.now !== "function") throw new RangeError("now must be a function returning milliseconds");
+    this.maxRooms = integer("CreateLimitsOptions.maxRooms", options.maxRooms ?? DEFAULT_CREATE_LIMITS.maxRooms, 1);
+    this.createsPerAddressPerMinute = integer("CreateLimitsOptions.createsPerAddressPerMinute", options.createsPerAddressPerMinute ?? DEFAULT_CREATE_LIMITS.createsPerAddressPerMinute, 1);
+    this.maxTrackedAddresses = integer("CreateLimitsOptions.maxTrackedAddresses", options.maxTrackedAddresses ?? DEFAULT_CREATE_LIMITS.maxTrackedAddresses, 1);
+    if (options.now !== undefined) func("CreateLimitsOptions.now", options.now, "() => milliseconds");
     this.now = options.now ?? (() => performance.now());
     this.refillPerMs = this.createsPerAddressPerMinute / MINUTE_MS;
   }
@@ -194,9 +195,4 @@ export function addressKey(address: string): string {
 
 function retryAfter(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
-}
-
-function positiveInteger(field: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) throw new RangeError(`${field} must be a positive integer (got ${echo(value)})`);
-  return value;
 }

@@ -1,5 +1,6 @@
 import { LoopTurns } from "./loopTurns.js";
 import { StepPhases, type PhaseSlot } from "./stepPhases.js";
+import { integer, positive } from "../../shared/validation/rangeChecks.js";
 
 /** The timer functions the clock uses (Node's by default; a test passes its own). */
 export interface StepClockTimers {
@@ -55,9 +56,9 @@ export class FixedStepClock {
     private readonly fire: (firing: Readonly<StepFiring>) => void,
     private readonly options: { phases?: StepPhases; turns?: LoopTurns; maxCatchUpSteps?: number; now?: () => number; timers?: StepClockTimers } = {},
   ) {
-    if (!(stepMs > 0 && Number.isFinite(stepMs))) throw new RangeError(`stepMs must be a positive number (got ${stepMs})`);
+    positive("FixedStepClock stepMs", stepMs, "milliseconds");
     const max = options.maxCatchUpSteps ?? 5;
-    if (!(Number.isInteger(max) && max >= 1)) throw new RangeError(`maxCatchUpSteps must be an integer >= 1 (got ${max})`);
+    integer("FixedStepClock options.maxCatchUpSteps", max, 1);
   }
 
   /** Claims a phase and starts firing, the first time at the phase's first grid time at least one step away. */

@@ -2,6 +2,7 @@ import { applyInput, type Motion } from "../../shared/movement/applyInput.js";
 import type { MoveIntent } from "../../shared/protocol.js";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
 import type { RoomStats } from "./roomStats.js";
+import { integer } from "../../shared/validation/rangeChecks.js";
 
 /** What the intake reads of a frame off the input stream (a decoded `MoveInput`). */
 export interface MoveFrame extends MoveIntent {
@@ -103,9 +104,7 @@ export class InputIntake {
     private readonly stats: RoomStats,
     private readonly settings: { readonly inputBacklog: number; readonly inputHoldTicks: number },
   ) {
-    if (!(Number.isInteger(settings.inputBacklog) && settings.inputBacklog >= 1)) {
-      throw new RangeError(`inputBacklog must be an integer >= 1 (got ${settings.inputBacklog})`);
-    }
+    integer("StealthRoomSettings.inputBacklog", settings.inputBacklog, 1);
   }
 
   add(sessionId: string): void {

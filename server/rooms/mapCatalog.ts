@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { loadMapsDir, type MapError, type StealthMap } from "../sim/tiledMap.js";
 
-import { echo, Refusal } from "./refusal.js";
+import { describeValue } from "../../shared/validation/rangeChecks.js";
+import { Refusal } from "./refusal.js";
 
 /** The folder of maps shipped with the server (`server/maps`). */
 export const MAPS_DIR = fileURLToPath(new URL("../maps/", import.meta.url));
@@ -45,7 +46,7 @@ export class MapCatalog {
       throw new Refusal(`option "map" must be a map name (letters, digits, '_', '-'); available: ${this.names.join(", ")}`);
     }
     const map = this.get(name);
-    if (map === undefined) throw new Refusal(`unknown map ${echo(name)}; available: ${this.names.join(", ") || "none"}`);
+    if (map === undefined) throw new Refusal(`unknown map ${describeValue(name)}; available: ${this.names.join(", ") || "none"}`);
     return map;
   }
 

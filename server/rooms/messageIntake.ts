@@ -3,14 +3,10 @@ import { CLIENT_MESSAGES, ERROR_CODES, RespawnMessage } from "../../shared/proto
 import { SPECTATOR_MESSAGES } from "../../shared/spectatorProtocol.js";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
 import type { FrameHygiene } from "./frameHygiene.js";
-import { echo } from "./refusal.js";
+import { describeIssues } from "../../shared/validation/describeIssues.js";
+import { describeValue } from "../../shared/validation/rangeChecks.js";
 import type { RoomStats } from "./roomStats.js";
 import type { Spectators } from "./spectators.js";
-
-/** zod issues as one line; `whole` names the value when an issue has no path. */
-export function describeIssues(e: { issues: { path: PropertyKey[]; message: string }[] }, whole: string): string {
-  return e.issues.map((i) => `${i.path.join(".") || whole}: ${i.message}`).join("; ");
-}
 
 /**
  * The stealth room's client messages besides the input stream: `respawn`, the spectators' `watch`, and
@@ -38,9 +34,9 @@ export function registerMessages(room: Room, sim: StealthSimulation, spectators:
     hygiene.sendError(client, error.code, error.message);
   });
   // What arrives here as `type` is the client's (a message typed "*" puts its payload there), so it is
-  // only ever rendered by `echo`, which calls none of its methods.
+  // only ever rendered by `describeValue`, which calls none of its methods.
   room.onMessage("*", (client: Client, type: unknown) => {
     stats.messagesUnknown++;
-    hygiene.sendError(client, ERROR_CODES.messageUnknown, `message type ${echo(type)} is not handled by this room; it accepts: ${CLIENT_MESSAGES.join(", ")} (movement goes through room.input())`);
+    hygiene.sendError(client, ERROR_CODES.messageUnknown, `message type ${describeValue(type)} is not handled by this room; it accepts: ${CLIENT_MESSAGES.join(", ")} (movement goes through room.input())`);
   });
 }

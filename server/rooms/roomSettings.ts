@@ -1,7 +1,8 @@
 import { TICK_RATE } from "../../shared/gameRules.js";
 import type { SimulationOptions } from "../sim/stealthSimulation.js";
 import type { MapCatalog } from "./mapCatalog.js";
-import { echo, Refusal } from "./refusal.js";
+import { describeValue } from "../../shared/validation/rangeChecks.js";
+import { Refusal } from "./refusal.js";
 import type { CullingOptions } from "./stealthViews.js";
 
 /** Server-side settings of a stealth room (clients cannot change them). */
@@ -73,7 +74,7 @@ export function extraGuardsFor(guards: unknown, mapGuards: number, maxGuards = 0
   if (guards === undefined) return 0;
   const most = Math.max(maxGuards, mapGuards);
   if (typeof guards !== "number" || !Number.isInteger(guards) || guards < mapGuards || guards > most) {
-    throw new Refusal(`option "guards" must be an integer from ${mapGuards} (the map's own guards) to ${most} (got ${echo(guards)})`);
+    throw new Refusal(`option "guards" must be an integer from ${mapGuards} (the map's own guards) to ${most} (got ${describeValue(guards)})`);
   }
   return guards - mapGuards;
 }

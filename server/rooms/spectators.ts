@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ERROR_CODES } from "../../shared/protocol.js";
 import { RAY_FLOATS, SPECTATOR_MESSAGES, type ReceivedEntities } from "../../shared/spectatorProtocol.js";
 import { OWNER, type PlayerState, type StealthState } from "../../shared/schema.js";
+import { describeIssues } from "../../shared/validation/describeIssues.js";
 import type { RayLog } from "sightline";
 
 /** Shortest spectator token accepted, characters: a spectator sees everything, so it must not be guessable. */
@@ -58,7 +59,8 @@ export class Spectators {
    */
   constructor(token: string | undefined) {
     if (token !== undefined && token !== "" && token.length < MIN_SPECTATOR_TOKEN) {
-      throw new RangeError(`spectatorToken must be at least ${MIN_SPECTATOR_TOKEN} characters (got ${token.length}): a spectator sees everything`);
+      // The token is a secret: the message gives its length, never the token.
+      throw new RangeError(`StealthRoomSettings.spectatorToken must be at least ${MIN_SPECTATOR_TOKEN} characters: a spectator sees everything (got ${token.length} characters)`);
     }
     this.tokenDigest = token === undefined || token === "" ? undefined : digest(token);
   }
@@ -127,7 +129,7 @@ export class Spectators {
     const s = this.spectators.get(sessionId);
     if (s === undefined) return { code: ERROR_CODES.messageRefused, message: "watch: only spectators may watch a player" };
     const parsed = WatchMessage.safeParse(payload);
-    if (!parsed.success) return { code: ERROR_CODES.messageInvalid, message: `watch: ${parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ")}` };
+    if (!parsed.success) return { code: ERROR_CODES.messageInvalid, message: `watch: ${describeIssues(parsed.error, "payload")}` };
     s.watched = parsed.data.player;
     s.lastReceived = "\u0000"; // never a real list: the next tick reports it
     return undefined;

@@ -3,6 +3,7 @@ import { Occluders } from "sightline/occluders";
 import { PLAYER_SIGHT_RANGE } from "../../shared/gameRules.js";
 import { OWNER, type PlayerState, type StealthState } from "../../shared/schema.js";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
+import { fraction } from "../../shared/validation/rangeChecks.js";
 
 /** Options of the stealth room's culling; every field optional. */
 export interface CullingOptions {
@@ -50,7 +51,7 @@ export function assumedTopSpeed(sim: StealthSimulation): number {
 export function cullingFor(sim: StealthSimulation, options: CullingOptions, enabled: boolean): Partial<SightlineOptions> {
   const sample = options.auditSample ?? 1;
   // Checked even when the audit is off, so a bad setting fails when the room is created, not when the audit is turned on.
-  if (typeof sample !== "number" || !(sample > 0 && sample <= 1)) throw new RangeError(`CullingOptions.auditSample must be a fraction of clients in (0, 1] (got ${sample})`);
+  fraction("CullingOptions.auditSample", sample, "(]", "clients");
   const views = { tickSeconds: sim.dt, update: "manual", ownerTag: OWNER } as const;
   // Culling off reads no occluders and sizes nothing by speed: no sight state is built for it.
   if (!enabled) return { ...views, culling: false };

@@ -1,3 +1,5 @@
+import { positive } from "../../shared/validation/rangeChecks.js";
+
 /**
  * Where each room's fixed step falls inside the step period, spread evenly over every room of the process.
  *
@@ -23,7 +25,7 @@ export class StepPhases {
    * @param periodMs the step interval, ms
    */
   claim(periodMs: number): PhaseSlot {
-    if (!(periodMs > 0 && Number.isFinite(periodMs))) throw new RangeError(`periodMs must be a positive number (got ${periodMs})`);
+    positive("StepPhases.claim periodMs", periodMs, "milliseconds");
     let slots = this.byPeriod.get(periodMs);
     if (slots === undefined) this.byPeriod.set(periodMs, (slots = []));
     const slot = new PhaseSlot(periodMs, slots, () => {

@@ -1,5 +1,6 @@
 import { matchMaker } from "@colyseus/core";
 import type { ProcessLoadBoard } from "./processLoad.js";
+import { inRange } from "../../shared/validation/rangeChecks.js";
 
 /**
  * Sweeps processes that died without shutting down. Colyseus checks a peer's health only when it fails
@@ -23,7 +24,7 @@ export class PeerWatch {
     private readonly board: ProcessLoadBoard,
     readonly intervalMs = 3000,
   ) {
-    if (!(Number.isFinite(intervalMs) && intervalMs >= 100)) throw new RangeError(`intervalMs must be at least 100 (got ${intervalMs})`);
+    inRange("PeerWatch intervalMs", intervalMs, 100, Infinity, "milliseconds", "[)");
   }
 
   start(): void {

@@ -1,6 +1,7 @@
 import { matchMaker, type Presence } from "@colyseus/core";
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 import { localStealthRooms, processLoopLag } from "../rooms/serverFigures.js";
+import { inRange } from "../../shared/validation/rangeChecks.js";
 
 /** The presence hash every process writes its load into, one field per process id. */
 export const LOAD_KEY = "sightline:load";
@@ -63,7 +64,7 @@ export class ProcessLoadBoard {
     private readonly presence: Presence,
     readonly intervalMs = 1000,
   ) {
-    if (!(Number.isFinite(intervalMs) && intervalMs >= 50)) throw new RangeError(`intervalMs must be at least 50 (got ${intervalMs})`);
+    inRange("ProcessLoadBoard intervalMs", intervalMs, 50, Infinity, "milliseconds", "[)");
   }
 
   /** Starts publishing (once the matchmaker has its process id, i.e. after `listen`). */

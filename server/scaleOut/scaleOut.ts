@@ -5,6 +5,10 @@ import { hostname } from "node:os";
 import { PeerWatch } from "./peerWatch.js";
 import { loadAwarePlacement } from "./placement.js";
 import { ProcessLoadBoard } from "./processLoad.js";
+import { fail, oneOf } from "../../shared/validation/rangeChecks.js";
+
+/** The ways new rooms are placed (see {@link ScaleOutOptions.placement}). */
+const PLACEMENTS = ["load", "rooms"] as const;
 
 /** How this process joins others through Redis. */
 export interface ScaleOutOptions {
@@ -20,7 +24,7 @@ export interface ScaleOutOptions {
    * (Colyseus's default: the process with the fewest rooms).
    * @default "load"
    */
-  placement?: "load" | "rooms";
+  placement?: (typeof PLACEMENTS)[number];
   /**
    * How often each process publishes its load, ms.
    * @default 1000
@@ -47,8 +51,7 @@ export interface ScaleOut {
 export function scaleOut(options: ScaleOutOptions): ScaleOut {
   checkRedisUrl(options.redisUrl);
   checkPublicAddress(options.publicAddress);
-  const placement = options.placement ?? "load";
-  if (placement !== "load" && placement !== "rooms") throw new RangeError(`placement must be "load" or "rooms" (got ${JSON.stringify(placement)})`);
+  const placement = oneOf("ScaleOutOptions.placement", options.placement ?? "load", PLACEMENTS);
   const presence = new RedisPresence(options.redisUrl);
   const driver = new RedisDriver(options.redisUrl);
   const board = new ProcessLoadBoard(presence, options.publishIntervalMs ?? 1000);
@@ -75,15 +78,15 @@ export function checkRedisUrl(url: string): void {
   try {
     parsed = new URL(url);
   } catch {
-    throw new RangeError(`REDIS_URL must be a redis:// URL such as redis://127.0.0.1:6379 (got ${JSON.stringify(url)})`);
+    fail("REDIS_URL", "must be a redis:// URL such as redis://127.0.0.1:6379", url);
   }
-  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") throw new RangeError(`REDIS_URL must start with redis:// or rediss:// (got ${JSON.stringify(url)})`);
+  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") fail("REDIS_URL", "must start with redis:// or rediss://", url);
 }
 
 /** Throws a RangeError naming PUBLIC_ADDRESS unless it is `host:port` or `host/path` without a scheme. */
 export function checkPublicAddress(address: string): void {
   if (!/^[A-Za-z0-9.\-[\]:]+(:\d{1,5})?(\/[\w.\-/]*)?$/.test(address) || address.includes("://")) {
-    throw new RangeError(`PUBLIC_ADDRESS must be host:port or host/path, without a scheme (got ${JSON.stringify(address)})`);
+    fail("PUBLIC_ADDRESS", "must be host:port or host/path, without a scheme", address);
   }
 }
 

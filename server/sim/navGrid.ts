@@ -2,6 +2,7 @@ import { Circle, Transform, testOverlap, type World } from "planck";
 import { CHARACTER_RADIUS } from "../../shared/gameRules.js";
 import { buildMapWorld, WALK_BLOCKERS } from "./mapWorld.js";
 import type { StealthMap } from "./tiledMap.js";
+import { nonNegative, positive } from "../../shared/validation/rangeChecks.js";
 
 /** A point in world meters. */
 export interface Waypoint {
@@ -64,8 +65,8 @@ export class NavGrid {
   constructor(world: World, bounds: { x: number; y: number; width: number; height: number }, options: NavGridOptions) {
     const cell = options.cellSize ?? 0.5;
     const clearance = options.clearance ?? CHARACTER_RADIUS;
-    if (!(cell > 0) || !Number.isFinite(cell)) throw new RangeError(`cellSize must be a finite number > 0 (got ${cell})`);
-    if (!(clearance >= 0) || !Number.isFinite(clearance)) throw new RangeError(`clearance must be a finite number >= 0 (got ${clearance})`);
+    positive("NavGridOptions.cellSize", cell, "meters");
+    nonNegative("NavGridOptions.clearance", clearance, "meters");
     this.cellSize = cell;
     this.originX = bounds.x;
     this.originY = bounds.y;

@@ -10,6 +10,7 @@ import { NavGrid, type Waypoint } from "./navGrid.js";
 import { PatrolRoute } from "./patrolRoute.js";
 import type { CameraPlacement, GuardPlacement, StealthMap } from "./tiledMap.js";
 import { wanderingGuardPlacements } from "./wanderingGuards.js";
+import { fraction, inRange, integer, nonNegative } from "../../shared/validation/rangeChecks.js";
 
 /** Options of a {@link StealthSimulation}; every field optional. */
 export interface SimulationOptions {
@@ -133,11 +134,11 @@ export class StealthSimulation {
 
   constructor(map: StealthMap, options: SimulationOptions = {}) {
     const o = { ...DEFAULTS, ...options };
-    if (!(o.tickRate > 0 && o.tickRate <= 240)) throw new RangeError(`tickRate must be in (0, 240] (got ${o.tickRate})`);
-    if (!(o.characterRadius > 0 && o.characterRadius < 5)) throw new RangeError(`characterRadius must be in (0, 5) meters (got ${o.characterRadius})`);
-    if (!(o.crouchVisibility >= 0 && o.crouchVisibility <= 1)) throw new RangeError(`crouchVisibility must be in [0, 1] (got ${o.crouchVisibility})`);
-    if (!(o.catchReach >= 0 && Number.isFinite(o.catchReach))) throw new RangeError(`catchReach must be a finite number >= 0 (got ${o.catchReach})`);
-    if (!(Number.isInteger(o.camerasAlarmGuards) && o.camerasAlarmGuards >= 0)) throw new RangeError(`camerasAlarmGuards must be an integer >= 0 (got ${o.camerasAlarmGuards})`);
+    inRange("SimulationOptions.tickRate", o.tickRate, 0, 240, "steps per second", "(]");
+    inRange("SimulationOptions.characterRadius", o.characterRadius, 0, 5, "meters", "()");
+    fraction("SimulationOptions.crouchVisibility", o.crouchVisibility);
+    nonNegative("SimulationOptions.catchReach", o.catchReach, "meters");
+    integer("SimulationOptions.camerasAlarmGuards", o.camerasAlarmGuards, 0);
     this.map = map;
     this.tickRate = o.tickRate;
     this.dt = 1 / o.tickRate;

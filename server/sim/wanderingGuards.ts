@@ -1,6 +1,7 @@
 import { seededRandom } from "../../shared/seededRandom.js";
 import type { NavGrid, Waypoint } from "./navGrid.js";
 import { PLACEMENT_DEFAULTS, type GuardPlacement } from "./tiledMap.js";
+import { integer } from "../../shared/validation/rangeChecks.js";
 
 const DEG = Math.PI / 180;
 /** Route points per wandering guard: a loop through this many random spots. */
@@ -19,7 +20,7 @@ const ATTEMPTS = 40;
  * integer in [0, 1024], or when the nav grid has no free cell.
  */
 export function wanderingGuardPlacements(nav: NavGrid, count: number, seed: number, firstObjectId: number): GuardPlacement[] {
-  if (!(Number.isInteger(count) && count >= 0 && count <= 1024)) throw new RangeError(`wandering guard count must be an integer in [0, 1024] (got ${count})`);
+  integer("wanderingGuardPlacements count", count, 0, 1024, "guards");
   const random = seededRandom(seed);
   const width = nav.cols * nav.cellSize;
   const height = nav.rows * nav.cellSize;

@@ -1,3 +1,5 @@
+import { inRange } from "../../shared/validation/rangeChecks.js";
+
 /**
  * The sight rays cast during one tick, for debug drawing (a spectator view shows them) and for
  * benchmarks that replay exactly the rays the engine needed. Stored flat in a growable typed array:
@@ -33,7 +35,7 @@ export class RayLog {
    * met the target's body. `clear` is false when a blocker crossed it.
    */
   get(i: number): { x1: number; y1: number; x2: number; y2: number; clear: boolean } {
-    if (!(i >= 0 && i < this.count)) throw new RangeError(`ray index ${i} is outside [0, ${this.count})`);
+    if (!(i >= 0 && i < this.count)) inRange("RayLog.get i", i, 0, this.count, "", "[)");
     const d = this.data;
     const j = i * 5;
     return { x1: d[j]!, y1: d[j + 1]!, x2: d[j + 2]!, y2: d[j + 3]!, clear: d[j + 4] === 1 };

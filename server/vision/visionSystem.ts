@@ -7,7 +7,7 @@
  */
 import type { World } from "planck";
 import type { Occluders } from "../occluders/occluders.js";
-import { fail } from "../../shared/validation/rangeChecks.js";
+import { fail, nonEmptyString, object } from "../../shared/validation/rangeChecks.js";
 import type { SightMedium } from "./sightMedium.js";
 import { sightMediumFor } from "./sightMediumFor.js";
 import { Observable } from "./observable.js";
@@ -15,7 +15,7 @@ import { ObservableIndex } from "./observableIndex.js";
 import { RayLog } from "./rayLog.js";
 import { Observer } from "./observer.js";
 import {
-  checkId, checkObservableFields, checkObserverComplete, checkObserverFields,
+  checkObservableFields, checkObserverComplete, checkObserverFields,
 } from "./specValidation.js";
 import type { ObservableSpec, ObserverSpec, VisionOptions, VisionTickReport } from "./types.js";
 import type { Sighting } from "./awareness/types.js";
@@ -105,10 +105,10 @@ export class VisionSystem {
 
   /** Registers an observer. Throws a RangeError naming the bad field, or a duplicate id; changes nothing then. */
   addObserver(id: string, spec: ObserverSpec): void {
-    checkId("observer", id);
+    nonEmptyString("VisionSystem.addObserver id", id);
     checkObserverComplete(spec);
     this.checkBodyAllowed("ObserverSpec", spec);
-    if (this.observers.has(id)) throw new RangeError(`observer id ${JSON.stringify(id)} is already registered`);
+    if (this.observers.has(id)) fail("VisionSystem.addObserver id", "is already registered as an observer", id);
     const o = new Observer(id);
     this.applyObserver(o, spec);
     o.slot = this.observerList.length;
@@ -120,7 +120,7 @@ export class VisionSystem {
   /** Changes some fields of an observer. Validates the whole patch before applying any of it. */
   updateObserver(id: string, patch: Partial<ObserverSpec>): void {
     const o = this.observers.get(id);
-    if (o === undefined) throw new RangeError(`observer id ${JSON.stringify(id)} is not registered`);
+    if (o === undefined) fail("VisionSystem.updateObserver id", "is not a registered observer", id);
     checkObserverFields(patch);
     this.checkBodyAllowed("ObserverSpec", patch);
     this.applyObserver(o, patch);
@@ -133,7 +133,7 @@ export class VisionSystem {
    */
   moveObserver(id: string, x: number, y: number, facing: number): void {
     const o = this.observers.get(id);
-    if (o === undefined) throw new RangeError(`observer id ${JSON.stringify(id)} is not registered`);
+    if (o === undefined) fail("VisionSystem.moveObserver id", "is not a registered observer", id);
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(facing)) {
       checkObserverFields({ position: { x, y }, facing });
     }
@@ -147,10 +147,10 @@ export class VisionSystem {
 
   /** Registers an observable. Throws a RangeError naming the bad field, or a duplicate id; changes nothing then. */
   addObservable(id: string, spec: ObservableSpec): void {
-    checkId("observable", id);
-    if (typeof spec !== "object" || spec === null) throw new RangeError("ObservableSpec must be an object");
-    if (spec.position === undefined) throw new RangeError("ObservableSpec.position is required (got undefined)");
-    if (this.observables.has(id)) throw new RangeError(`observable id ${JSON.stringify(id)} is already registered`);
+    nonEmptyString("VisionSystem.addObservable id", id);
+    object("ObservableSpec", spec);
+    if (spec.position === undefined) fail("ObservableSpec.position", "is required", undefined);
+    if (this.observables.has(id)) fail("VisionSystem.addObservable id", "is already registered as an observable", id);
     const radius = spec.radius ?? 0;
     const samples = spec.samples ?? (radius > 0 ? 3 : 1);
     checkObservableFields(spec, samples, spec.required ?? 1);
@@ -166,7 +166,7 @@ export class VisionSystem {
   /** Changes some fields of an observable. Validates the whole patch before applying any of it. */
   updateObservable(id: string, patch: Partial<ObservableSpec>): void {
     const t = this.observables.get(id);
-    if (t === undefined) throw new RangeError(`observable id ${JSON.stringify(id)} is not registered`);
+    if (t === undefined) fail("VisionSystem.updateObservable id", "is not a registered observable", id);
     const radius = patch.radius ?? t.radius;
     const samples = patch.samples ?? (t.samplesSpec !== 0 ? t.samplesSpec : radius > 0 ? 3 : 1);
     checkObservableFields(patch, samples, patch.required ?? t.required);
@@ -182,7 +182,7 @@ export class VisionSystem {
   /** Moves an observable without building a patch object: the per-tick path. Meters. */
   moveObservable(id: string, x: number, y: number): void {
     const t = this.observables.get(id);
-    if (t === undefined) throw new RangeError(`observable id ${JSON.stringify(id)} is not registered`);
+    if (t === undefined) fail("VisionSystem.moveObservable id", "is not a registered observable", id);
     if (!Number.isFinite(x) || !Number.isFinite(y)) checkObservableFields({ position: { x, y } }, 1, 1);
     const dx = x - t.x;
     const dy = y - t.y;
@@ -248,7 +248,7 @@ export class VisionSystem {
    */
   invalidateArea(minX: number, minY: number, maxX: number, maxY: number): void {
     if ([minX, minY, maxX, maxY].some((v) => typeof v !== "number" || Number.isNaN(v)) || minX > maxX || minY > maxY) {
-      throw new RangeError(`invalidateArea needs numbers with min <= max (got ${minX}, ${minY}, ${maxX}, ${maxY})`);
+      throw new RangeError(`VisionSystem.invalidateArea: needs numbers with min <= max (got ${minX}, ${minY}, ${maxX}, ${maxY})`);
     }
     this.dirtyAreas.mark(minX, minY, maxX, maxY);
   }

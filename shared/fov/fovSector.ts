@@ -1,4 +1,5 @@
 import { wrapAngle } from "../math/angle.js";
+import { fail } from "../validation/rangeChecks.js";
 
 /**
  * Radians by which the sector's two edges are widened. A tile centre lying exactly on an edge (the
@@ -49,16 +50,12 @@ export class FovSector {
       this.active = false;
       return;
     }
-    if (typeof fov !== "number" || !(fov > 0)) {
-      throw new RangeError(`FovOptions.fov must be a full sector angle in radians > 0 (got ${String(fov)})`);
-    }
+    if (typeof fov !== "number" || !(fov > 0)) fail("FovOptions.fov", "must be a full sector angle in radians > 0", fov);
     if (fov >= 2 * Math.PI) {
       this.active = false;
       return;
     }
-    if (typeof facing !== "number" || !Number.isFinite(facing)) {
-      throw new RangeError(`FovOptions.facing must be a finite angle in radians when fov restricts sight (got ${String(facing)})`);
-    }
+    if (typeof facing !== "number" || !Number.isFinite(facing)) fail("FovOptions.facing", "must be a finite angle in radians when fov restricts sight", facing);
     this.active = true;
     this.facing = facing;
     this.half = fov / 2;

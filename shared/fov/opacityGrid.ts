@@ -1,4 +1,5 @@
 import type { FovGrid } from "./types.js";
+import { integer, positive } from "../validation/rangeChecks.js";
 
 /** How many recent tile changes a grid remembers for {@link OpacityGrid.changedWithin}. */
 const CHANGE_LOG = 64;
@@ -27,14 +28,10 @@ export class OpacityGrid implements FovGrid {
    * @throws RangeError for a size that is not positive integers, bad tile sizes or `cells` of the wrong length
    */
   constructor(width: number, height: number, options: { cells?: ArrayLike<number>; tileWidth?: number; tileHeight?: number } = {}) {
-    if (!Number.isInteger(width) || width <= 0 || !Number.isInteger(height) || height <= 0) {
-      throw new RangeError(`OpacityGrid: width and height must be positive integers of tiles (got ${width} x ${height})`);
-    }
-    const tileWidth = options.tileWidth ?? 1;
-    const tileHeight = options.tileHeight ?? 1;
-    if (!(tileWidth > 0 && Number.isFinite(tileWidth)) || !(tileHeight > 0 && Number.isFinite(tileHeight))) {
-      throw new RangeError(`OpacityGrid: tileWidth and tileHeight must be positive finite meters (got ${tileWidth} x ${tileHeight})`);
-    }
+    integer("OpacityGrid width", width, 1, Infinity, "tiles");
+    integer("OpacityGrid height", height, 1, Infinity, "tiles");
+    const tileWidth = positive("OpacityGrid options.tileWidth", options.tileWidth ?? 1, "meters");
+    const tileHeight = positive("OpacityGrid options.tileHeight", options.tileHeight ?? 1, "meters");
     this.width = width;
     this.height = height;
     this.tileWidth = tileWidth;

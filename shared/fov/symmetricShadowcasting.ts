@@ -1,5 +1,6 @@
 import { CLIP_DENOMINATOR, FovSector } from "./fovSector.js";
 import type { FovGrid, FovOptions, RevealCallback } from "./types.js";
+import { func, inRange, integer, object } from "../validation/rangeChecks.js";
 
 /**
  * The four quadrants, each scanned in rows moving away from the origin. A tile at (depth, col) of
@@ -174,15 +175,12 @@ function push(out: Int32Array, count: number, sn: number, sd: number, en: number
 }
 
 function validate(grid: FovGrid, originX: number, originY: number, radius: number, reveal: RevealCallback): void {
-  if (typeof grid !== "object" || grid === null) throw new TypeError("computeFov: grid must be an object with width, height and isOpaque(x, y)");
-  const { width, height } = grid;
-  if (!Number.isInteger(width) || width <= 0 || !Number.isInteger(height) || height <= 0) {
-    throw new RangeError(`computeFov: grid width and height must be positive integers of tiles (got ${String(width)} x ${String(height)})`);
-  }
-  if (grid.cells !== undefined ? grid.cells.length !== width * height : typeof grid.isOpaque !== "function") {
-    throw new RangeError(grid.cells !== undefined
-      ? `computeFov: grid.cells must hold width * height = ${width * height} tiles (got ${grid.cells.length})`
-      : "computeFov: grid.isOpaque must be a function");
+  object("computeFov grid", grid, "with width, height and isOpaque(x, y)");
+  const width = integer("computeFov grid.width", grid.width, 1, Infinity, "tiles");
+  const height = integer("computeFov grid.height", grid.height, 1, Infinity, "tiles");
+  if (grid.cells === undefined) func("computeFov grid.isOpaque", grid.isOpaque, "(x, y) => boolean");
+  else if (grid.cells.length !== width * height) {
+    throw new RangeError(`computeFov: grid.cells must hold width * height = ${width * height} tiles (got ${grid.cells.length})`);
   }
   if (!Number.isInteger(originX) || !Number.isInteger(originY)) {
     throw new RangeError(`computeFov: the origin must be integer tile coordinates (got ${String(originX)}, ${String(originY)})`);
@@ -190,8 +188,6 @@ function validate(grid: FovGrid, originX: number, originY: number, radius: numbe
   if (originX < 0 || originX >= width || originY < 0 || originY >= height) {
     throw new RangeError(`computeFov: the origin (${originX}, ${originY}) is outside the ${width} x ${height} grid`);
   }
-  if (typeof radius !== "number" || !(radius >= 0)) {
-    throw new RangeError(`computeFov: radius must be a number of tiles >= 0 (Infinity allowed) (got ${String(radius)})`);
-  }
-  if (typeof reveal !== "function") throw new TypeError("computeFov: reveal must be a function (x, y) => void");
+  inRange("computeFov radius", radius, 0, Infinity, "tiles", "[]");
+  func("computeFov reveal", reveal, "(x, y) => void");
 }

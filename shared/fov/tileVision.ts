@@ -1,6 +1,7 @@
 import { computeFov } from "./computeFov.js";
 import { FovSector } from "./fovSector.js";
 import type { OpacityGrid } from "./opacityGrid.js";
+import { inRange, object } from "../validation/rangeChecks.js";
 
 /** Options of a {@link TileVision}. */
 export interface TileVisionOptions {
@@ -49,9 +50,8 @@ export class TileVision {
 
   /** @throws RangeError for a negative or NaN radius */
   constructor(grid: OpacityGrid, options: TileVisionOptions) {
-    if (typeof options?.radius !== "number" || !(options.radius >= 0)) {
-      throw new RangeError(`TileVisionOptions.radius must be a number of tiles >= 0 (got ${String(options?.radius)})`);
-    }
+    object("TileVisionOptions", options);
+    inRange("TileVisionOptions.radius", options.radius, 0, Infinity, "tiles", "[]");
     this.grid = grid;
     this.radius = options.radius;
     const words = Math.ceil((grid.width * grid.height) / 32);

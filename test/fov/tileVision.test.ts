@@ -107,7 +107,7 @@ describe("visible and explored tiles", () => {
 
   it("refuses bad input with a RangeError and keeps its state", () => {
     const { grid, at } = gridOf(TWO_ROOMS);
-    expect(() => new TileVision(grid, { radius: -1 })).toThrow(/radius must be a number of tiles >= 0/);
+    expect(() => new TileVision(grid, { radius: -1 })).toThrow(/TileVisionOptions\.radius must be a number >= 0 of tiles/);
     expect(() => new TileVision(grid, { radius: NaN })).toThrow(RangeError);
     const vision = new TileVision(grid, { radius: 5 });
     vision.update(at.x, at.y);

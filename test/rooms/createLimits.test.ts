@@ -121,10 +121,10 @@ describe("CreateLimits", () => {
   });
 
   it("misuse is a RangeError naming the field", () => {
-    expect(() => new CreateLimits({ maxRooms: 0 })).toThrow(new RangeError("maxRooms must be a positive integer (got 0)"));
-    expect(() => new CreateLimits({ createsPerAddressPerMinute: 1.5 })).toThrow(/^createsPerAddressPerMinute must be a positive integer/);
-    expect(() => new CreateLimits({ maxTrackedAddresses: Number.NaN })).toThrow(/^maxTrackedAddresses/);
+    expect(() => new CreateLimits({ maxRooms: 0 })).toThrow(new RangeError("CreateLimitsOptions.maxRooms must be an integer >= 1 (got 0)"));
+    expect(() => new CreateLimits({ createsPerAddressPerMinute: 1.5 })).toThrow(/^CreateLimitsOptions\.createsPerAddressPerMinute must be an integer >= 1 \(got 1\.5\)/);
+    expect(() => new CreateLimits({ maxTrackedAddresses: Number.NaN })).toThrow(/^CreateLimitsOptions\.maxTrackedAddresses must be an integer >= 1 \(got NaN\)/);
     expect(() => new CreateLimits({ maxRooms: "8" as unknown as number })).toThrow(RangeError);
-    expect(() => new CreateLimits({ now: 5 as unknown as () => number })).toThrow(/^now must be a function/);
+    expect(() => new CreateLimits({ now: 5 as unknown as () => number })).toThrow(/^CreateLimitsOptions\.now must be a function/);
   });
 });

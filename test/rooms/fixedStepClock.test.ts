@@ -146,8 +146,8 @@ describe("the fixed-step clock", () => {
     expect(phases.count(50)).toBe(0);
     loop.runUntil(1000);
     expect(fired).toBe(10);
-    expect(() => new FixedStepClock(0, () => {})).toThrow(/positive/);
-    expect(() => new FixedStepClock(Number.NaN, () => {})).toThrow(/positive/);
+    expect(() => new FixedStepClock(0, () => {})).toThrow(/FixedStepClock stepMs must be a finite number > 0 of milliseconds/);
+    expect(() => new FixedStepClock(Number.NaN, () => {})).toThrow(/FixedStepClock stepMs must be a finite number > 0 of milliseconds/);
     expect(() => new FixedStepClock(50, () => {}, { maxCatchUpSteps: 0 })).toThrow(/maxCatchUpSteps/);
   });
 });

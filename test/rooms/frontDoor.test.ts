@@ -96,8 +96,8 @@ describe("the front door", () => {
   });
 
   it("misuse is a RangeError naming the field", () => {
-    expect(() => new FrontDoorServer({ trustProxyHops: -1 })).toThrow(/^trustProxyHops must be an integer in 0\.\.16/);
+    expect(() => new FrontDoorServer({ trustProxyHops: -1 })).toThrow(/^FrontDoorOptions\.trustProxyHops must be an integer in \[0, 16\]/);
     expect(() => new FrontDoorServer({ maxBodyBytes: 1.5 })).toThrow(RangeError);
-    expect(() => new FrontDoorServer({ maxBodyBytes: "4096" as unknown as number })).toThrow(/^maxBodyBytes .*got string/);
+    expect(() => new FrontDoorServer({ maxBodyBytes: "4096" as unknown as number })).toThrow(/^FrontDoorOptions\.maxBodyBytes must be an integer of bytes in \[2, 67108864\] \(got "4096"\)/);
   });
 });

@@ -4,6 +4,7 @@ import { MAPS_DIR, MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { MAX_ANSWER_CHARS } from "../../server/rooms/refusal.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
+import { nextMessage } from "../fixtures/roomClients.js";
 import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
 import { ticks } from "../fixtures/roomTicks.js";
 
@@ -26,22 +27,6 @@ beforeEach(async () => {
   await colyseus.cleanup();
 });
 
-interface Listens {
-  onMessage(type: string, callback: (payload: any) => void): () => void;
-}
-
-/** Resolves with the next message of `type` the client gets (or rejects after `ms`). */
-function nextMessage(client: Listens, type: string, ms = 1000): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "${type}" message within ${ms} ms`)), ms);
-    const off = client.onMessage(type, (payload: unknown) => {
-      clearTimeout(timer);
-      off();
-      resolve(payload);
-    });
-  });
-}
-
 /** The matchmaking call's outcome and how long it took to arrive. */
 async function timed<T>(call: Promise<T>): Promise<{ ms: number; error: any; value: T | undefined }> {
   const started = performance.now();
@@ -61,7 +46,7 @@ describe("hostile messages typed \"*\"", () => {
     // One client per payload: errors are throttled to one per code per client per second.
     for (const payload of payloads) {
       const client = await colyseus.connectTo(room, { spawn: "behind" });
-      const error = nextMessage(client, "error");
+      const error = nextMessage(client, "error", 1000);
       client.send("*" as never, payload as never);
       expect(await error).toMatchObject({ code: "message.unknown", message: expect.stringMatching(/^message type (an object|"x+…) is not handled/) });
     }
@@ -78,7 +63,7 @@ describe("hostile messages typed \"*\"", () => {
     const room = await colyseus.createRoom<StealthRoom>("stealth", { map: "arena" });
     const client = await colyseus.connectTo(room, { spawn: "behind" });
     await client.waitForNextPatch();
-    const error = nextMessage(client, "error");
+    const error = nextMessage(client, "error", 1000);
     const reply = await timed(client.request("*", { toString: 0 }, { timeout: 1000 }));
     expect(reply.error).toBeUndefined();
     expect(reply.ms).toBeLessThan(1000);

@@ -29,7 +29,7 @@ describe("wandering guards (rooms with more guards than the map places)", () => 
   it("refuses a count that is not a whole number in [0, 1024]", () => {
     const sim = new StealthSimulation(demo);
     for (const bad of [-1, 1.5, 1025, NaN]) expect(() => wanderingGuardPlacements(sim.nav, bad, 1, 1)).toThrow(RangeError);
-    expect(() => new StealthSimulation(demo, { extraGuards: -2 })).toThrow(/wandering guard count/);
+    expect(() => new StealthSimulation(demo, { extraGuards: -2 })).toThrow(/wanderingGuardPlacements count must be an integer of guards in \[0, 1024\]/);
   });
 
   it("are ordinary guards in the simulation: they look through the vision engine and walk their loops", () => {

@@ -10,6 +10,7 @@
  * (`types.ts`), the meter law (`meterLaw.ts`), its records (`records.ts`) and the checks of what it is
  * given (`validation.ts`) sit beside it.
  */
+import { integer, positive } from "../../../shared/validation/rangeChecks.js";
 import type { AwarenessOptions, DetectionEvent, DetectionEventType, ObserverState, Sighting } from "./types.js";
 import { checkSighting, resolveOptions, type ResolvedOptions } from "./validation.js";
 import { fillPerSecond, levelAt, TIME_EPS, zeroAt } from "./meterLaw.js";
@@ -63,8 +64,8 @@ export class AwarenessModel {
    * field, and nothing changes.
    */
   step(tick: number, dt: number, sightings: Iterable<Sighting>): readonly DetectionEvent[] {
-    if (!Number.isInteger(tick)) throw new RangeError(`tick must be an integer (got ${tick})`);
-    if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`dt must be a finite number of seconds > 0 (got ${dt})`);
+    integer("AwarenessModel.step tick", tick, -Infinity);
+    positive("AwarenessModel.step dt", dt, "seconds");
     const list = Array.isArray(sightings) ? (sightings as Sighting[]) : [...sightings];
     for (let i = 0; i < list.length; i++) checkSighting(list[i]!);
 

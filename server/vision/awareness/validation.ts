@@ -3,6 +3,7 @@
  * fed. Apart from the meter law and the model so that every RangeError the model throws has one home,
  * and the step's hot loop reads resolved numbers only.
  */
+import { finite, fraction, func, inRange, nonEmptyString, nonNegative, object, positive } from "../../../shared/validation/rangeChecks.js";
 import type { AwarenessOptions, DetectionEvent, ObserverState, Sighting } from "./types.js";
 
 /** Defaults, calibrated so a guard (15 m range) staring at an exposed player spots them in about 2.4 s at 10 m and 0.5 s at 2 m. */
@@ -31,7 +32,7 @@ export type ResolvedOptions = Omit<Required<AwarenessOptions>, "stateFactor" | "
 
 /** Fills in the defaults; a RangeError naming the first bad field. @internal */
 export function resolveOptions(options: AwarenessOptions): ResolvedOptions {
-  if (typeof options !== "object" || options === null) throw new RangeError("AwarenessOptions must be an object");
+  object("AwarenessOptions", options);
   const d = DEFAULT_AWARENESS_OPTIONS;
   const r: ResolvedOptions = {
     ...d,
@@ -39,47 +40,26 @@ export function resolveOptions(options: AwarenessOptions): ResolvedOptions {
     stateFactor: { ...d.stateFactor, ...(options.stateFactor ?? {}) },
     onEvent: options.onEvent ?? null,
   } as ResolvedOptions;
-  const positive = ["fillRate", "referenceDistance", "minDistance", "decayRate", "lostAfterSeconds", "searchSeconds"] as const;
-  for (const k of positive) {
-    const v = r[k];
-    if (typeof v !== "number" || !Number.isFinite(v) || !(v > 0)) throw new RangeError(`AwarenessOptions.${k} must be a finite number > 0 (got ${String(v)})`);
-  }
-  const nonNegative = ["distanceExponent", "graceSeconds", "noticeRearmSeconds"] as const;
-  for (const k of nonNegative) {
-    const v = r[k];
-    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new RangeError(`AwarenessOptions.${k} must be a finite number >= 0 (got ${String(v)})`);
-  }
-  const unit = ["rangeEdgeSlowdown", "peripherySlowdown", "proximityFactor"] as const;
-  for (const k of unit) {
-    const v = r[k];
-    if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new RangeError(`AwarenessOptions.${k} must be in [0, 1] (got ${String(v)})`);
-  }
-  if (!(r.suspiciousAt > 0 && r.suspiciousAt < 1)) throw new RangeError(`AwarenessOptions.suspiciousAt must be in (0, 1) (got ${String(r.suspiciousAt)})`);
-  for (const [state, v] of Object.entries(r.stateFactor)) {
-    if (typeof v !== "number" || !Number.isFinite(v) || !(v > 0)) throw new RangeError(`AwarenessOptions.stateFactor.${state} must be a finite number > 0 (got ${String(v)})`);
-  }
-  if (r.onEvent !== null && typeof r.onEvent !== "function") throw new RangeError("AwarenessOptions.onEvent must be a function");
+  for (const k of ["fillRate", "referenceDistance", "minDistance", "decayRate", "lostAfterSeconds", "searchSeconds"] as const) positive(`AwarenessOptions.${k}`, r[k]);
+  for (const k of ["distanceExponent", "graceSeconds", "noticeRearmSeconds"] as const) nonNegative(`AwarenessOptions.${k}`, r[k]);
+  for (const k of ["rangeEdgeSlowdown", "peripherySlowdown", "proximityFactor"] as const) fraction(`AwarenessOptions.${k}`, r[k]);
+  fraction("AwarenessOptions.suspiciousAt", r.suspiciousAt, "()");
+  for (const [state, v] of Object.entries(r.stateFactor)) positive(`AwarenessOptions.stateFactor.${state}`, v);
+  if (r.onEvent !== null) func("AwarenessOptions.onEvent", r.onEvent, "(event) => void");
   return r;
-}
-
-function checkFinite(field: string, v: unknown): void {
-  if (typeof v !== "number" || !Number.isFinite(v)) throw new RangeError(`Sighting.${field} must be a finite number (got ${String(v)})`);
 }
 
 /** Throws a RangeError naming the first bad field. No closures: it runs for every sighting of every step. @internal */
 export function checkSighting(s: Sighting): void {
-  if (typeof s !== "object" || s === null) throw new RangeError("Sighting must be an object");
-  if (typeof s.observerId !== "string" || s.observerId === "") throw new RangeError("Sighting.observerId must be a non-empty string");
-  if (typeof s.targetId !== "string" || s.targetId === "") throw new RangeError("Sighting.targetId must be a non-empty string");
-  checkFinite("distance", s.distance);
-  checkFinite("offAxis", s.offAxis);
-  checkFinite("halfFov", s.halfFov);
-  if (typeof s.range !== "number" || Number.isNaN(s.range) || s.range < 0) throw new RangeError(`Sighting.range must be >= 0 (got ${String(s.range)})`);
-  if (s.distance < 0) throw new RangeError(`Sighting.distance must be >= 0 (got ${s.distance})`);
-  if (typeof s.position !== "object" || s.position === null) throw new RangeError("Sighting.position must be {x, y}");
-  checkFinite("position.x", s.position.x);
-  checkFinite("position.y", s.position.y);
-  if (s.visibility !== undefined && !(s.visibility >= 0 && s.visibility <= 1)) {
-    throw new RangeError(`Sighting.visibility must be in [0, 1] (got ${String(s.visibility)})`);
-  }
+  object("Sighting", s);
+  nonEmptyString("Sighting.observerId", s.observerId);
+  nonEmptyString("Sighting.targetId", s.targetId);
+  nonNegative("Sighting.distance", s.distance, "meters");
+  finite("Sighting.offAxis", s.offAxis, "radians");
+  finite("Sighting.halfFov", s.halfFov, "radians");
+  inRange("Sighting.range", s.range, 0, Infinity, "meters", "[]");
+  object("Sighting.position", s.position, "{x, y} in meters");
+  finite("Sighting.position.x", s.position.x, "meters");
+  finite("Sighting.position.y", s.position.y, "meters");
+  if (s.visibility !== undefined) fraction("Sighting.visibility", s.visibility);
 }
