@@ -61,7 +61,7 @@ describe("the deferred scheduler spends a ray budget in priority order", () => {
 
   it("raysCast counts every tree ray since construction: each tick's report, plus what check() cost", () => {
     const world = emptyWorld();
-    wall(world, 5, 0, 0.5, 2);
+    staticBox(world, 5, 0, 0.5, 2);
     const vision = new VisionSystem(world, { blockerCache: false });
     vision.addObserver("g", { position: { x: 0, y: 0 }, facing: 0, range: 10, fov: 90 * DEG });
     vision.addObservable("hidden", { position: { x: 8, y: 0 }, radius: 0.4 });
