@@ -6,8 +6,8 @@ import { publicMapJson } from "./sim/publicMap.js";
 import { MAP_NAME, MapCatalog } from "./rooms/mapCatalog.js";
 import { CreateLimits } from "./rooms/createLimits.js";
 import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/StealthRoom.js";
-import { PrometheusMetrics } from "./rooms/prometheusMetrics.js";
-import { localStealthRooms, processFigures, processHeapAfterGc, processLoopLag, roomFigures } from "./rooms/serverFigures.js";
+import { PrometheusMetrics } from "./ops/prometheusMetrics.js";
+import { localStealthRooms, processFigures, processHeapAfterGc, processLoopLag, roomFigures } from "./ops/serverFigures.js";
 import { mountViewer } from "./viewer/viewerRoutes.js";
 import type { ScaleOut } from "./scaleOut/scaleOut.js";
 

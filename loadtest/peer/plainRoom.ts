@@ -1,14 +1,14 @@
 import { Room, TimestepException, type Client, type RoomException, type RoomMethodName } from "@colyseus/core";
 import { Vec2, type Body, type World } from "planck";
-import { GameLoop } from "../../server/rooms/gameLoop.js";
+import { GameLoop } from "../../server/loop/gameLoop.js";
 import { InputIntake } from "../../server/rooms/inputIntake.js";
-import { JoinTiming } from "../../server/rooms/joinTiming.js";
+import { JoinTiming } from "../../server/ops/joinTiming.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { describeIssues } from "../../server/rooms/messageIntake.js";
 import { echo, Refusal } from "../../server/rooms/refusal.js";
 import { RoomExceptions } from "../../server/rooms/roomExceptions.js";
 import { DEFAULT_ROOM_SETTINGS } from "../../server/rooms/roomSettings.js";
-import { RoomStats } from "../../server/rooms/roomStats.js";
+import { RoomStats } from "../../server/ops/roomStats.js";
 import { createCharacterBody } from "../../server/sim/characterBody.js";
 import { buildMapWorld } from "../../server/sim/mapWorld.js";
 import { NavGrid } from "../../server/sim/navGrid.js";

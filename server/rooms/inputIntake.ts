@@ -1,7 +1,7 @@
 import { applyInput, type Motion } from "../../shared/movement/applyInput.js";
 import type { MoveIntent } from "../../shared/protocol.js";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
-import type { RoomStats } from "./roomStats.js";
+import type { RoomStats } from "../ops/roomStats.js";
 
 /** What the intake reads of a frame off the input stream (a decoded `MoveInput`). */
 export interface MoveFrame extends MoveIntent {

@@ -4,7 +4,7 @@ import { SPECTATOR_MESSAGES } from "../../shared/spectatorProtocol.js";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
 import type { FrameHygiene } from "./frameHygiene.js";
 import { echo } from "./refusal.js";
-import type { RoomStats } from "./roomStats.js";
+import type { RoomStats } from "../ops/roomStats.js";
 import type { Spectators } from "./spectators.js";
 
 /** zod issues as one line; `whole` names the value when an issue has no path. */

@@ -1,6 +1,6 @@
 import { matchMaker, type Presence } from "@colyseus/core";
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
-import { localStealthRooms, processLoopLag } from "../rooms/serverFigures.js";
+import { localStealthRooms, processLoopLag } from "../ops/serverFigures.js";
 
 /** The presence hash every process writes its load into, one field per process id. */
 export const LOAD_KEY = "sightline:load";

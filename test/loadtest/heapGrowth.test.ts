@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { HeapAfterGc } from "../../server/rooms/heapAfterGc.js";
+import { HeapAfterGc } from "../../server/ops/heapAfterGc.js";
 import { liveHeapGrowth } from "../../loadtest/summary.js";
 
 describe("heap growth is judged on the heap the major GCs leave", () => {

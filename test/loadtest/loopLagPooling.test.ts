@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EventLoopLag } from "../../server/rooms/eventLoopLag.js";
+import { EventLoopLag } from "../../server/ops/eventLoopLag.js";
 import { pooledPercentile } from "../../loadtest/summary.js";
 
 /** A window of `n` samples whose distribution is exactly `lags` (ascending). */

@@ -8,7 +8,7 @@ import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback } from "../fixtures/bootLoopback.js";
 import { ticks } from "../fixtures/roomTicks.js";
-import { StepPhases } from "../../server/rooms/stepPhases.js";
+import { StepPhases } from "../../server/loop/stepPhases.js";
 
 // One server for the file, on 127.0.0.1 at a port of its own.
 let colyseus: ColyseusTestServer;
