@@ -1,7 +1,7 @@
 import { Room, TimestepException, type Client, type RoomException, type RoomMethodName } from "@colyseus/core";
 import { Vec2, type Body, type World } from "planck";
 import { GameLoop } from "../../server/loop/gameLoop.js";
-import { InputIntake } from "../../server/rooms/inputIntake.js";
+import { InputIntake, MOVE_INPUT_OPTIONS } from "../../server/rooms/inputIntake.js";
 import { JoinTiming } from "../../server/ops/joinTiming.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { describeIssues } from "../../server/rooms/messageIntake.js";
@@ -14,7 +14,7 @@ import { buildMapWorld } from "../../server/sim/mapWorld.js";
 import { NavGrid } from "../../server/sim/navGrid.js";
 import { PLACEMENT_DEFAULTS, type StealthMap } from "../../server/sim/tiledMap.js";
 import { DEFAULT_MOVEMENT_RULES, type Motion } from "../../shared/movement/applyInput.js";
-import { JoinOptions, MoveInput, RespawnMessage, SERVER_MESSAGES, sanitizeMoveFrame } from "../../shared/protocol.js";
+import { JoinOptions, MoveInput, RespawnMessage, SERVER_MESSAGES } from "../../shared/protocol.js";
 import { CHARACTER_RADIUS } from "../../shared/gameRules.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { PlainNpc, PlainPlayer, PlainState } from "./plainState.js";
@@ -58,7 +58,7 @@ let roomsCreated = 0;
 export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
   settings: PlainRoomSettings = { maxNpcs: DEFAULT_NPCS };
   override state = new PlainState();
-  override inputs = this.defineInput(MoveInput, { seqField: "seq", sanitize: sanitizeMoveFrame, bufferMaxSize: 16, tickRate: DEFAULT_ROOM_SETTINGS.tickRate });
+  override inputs = this.defineInput(MoveInput, { ...MOVE_INPUT_OPTIONS, tickRate: DEFAULT_ROOM_SETTINGS.tickRate });
   readonly stats = new RoomStats();
   map!: StealthMap;
   npcs!: Wanderers;
