@@ -118,7 +118,7 @@ function limitedRooms(base: typeof StealthRoom, limits: CreateLimits): typeof St
 }
 
 /** `user:password` into basic-auth users; throws on a malformed value so a typo never leaves the monitor open. */
-export function parseBasicAuth(value: string | undefined): Record<string, string> | undefined {
+function parseBasicAuth(value: string | undefined): Record<string, string> | undefined {
   if (value === undefined || value === "") return undefined;
   const colon = value.indexOf(":");
   if (colon <= 0 || colon === value.length - 1) throw new Error("MONITOR_AUTH must be user:password (both non-empty)");

@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { Server as HttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 
 /** Defaults of {@link FrontDoorServer}. */
-export const DEFAULT_FRONT_DOOR = Object.freeze({
+const DEFAULT_FRONT_DOOR = Object.freeze({
   trustProxyHops: 0,
   maxBodyBytes: 4096,
 });

@@ -40,7 +40,7 @@ export function compoundLevel(seed = COMPOUND_SEED): TiledMapJson {
 }
 
 /** The seed of the committed `server/maps/compound.tmj`. */
-export const COMPOUND_SEED = 2568;
+const COMPOUND_SEED = 2568;
 
 /** Tiles across and down; a tile is 1 m (one tile's pixels per meter). */
 const COLUMNS = 128;

@@ -3,7 +3,7 @@ import { ErrorCode, ServerError } from "@colyseus/core";
 /** Longest text a refusal or an `error` message carries back to a client, characters. */
 export const MAX_ANSWER_CHARS = 300;
 /** Longest rendering of one client-sent value inside such a text, characters. */
-export const MAX_ECHO_CHARS = 48;
+const MAX_ECHO_CHARS = 48;
 
 /**
  * A join or create the room turns down on purpose (bad options): answered to the client, not a bug.

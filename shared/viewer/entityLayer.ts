@@ -42,7 +42,7 @@ export interface Mark {
 }
 
 /** How long a mark stays, ms. */
-export const MARK_MS = 2000;
+const MARK_MS = 2000;
 
 const outlinePoints: number[] = [];
 
