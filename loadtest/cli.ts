@@ -12,8 +12,9 @@ import { LocalServer, PLAIN_SERVER_ENTRY } from "./localServer.js";
 import { runLoad } from "./loadRun.js";
 import { parseLoadTestArgs, USAGE, UsageError, type LoadTestOptions } from "./options.js";
 import { ProgressLine } from "./progress.js";
-import { formatSpread } from "./spread.js";
-import { formatTable, summarize, type LoadTestSummary } from "./summary.js";
+import { formatSpread } from "./report/severalRuns.js";
+import { summarize, type LoadTestSummary } from "./report/summary.js";
+import { formatTable } from "./report/summaryTable.js";
 
 async function main(argv: readonly string[]): Promise<number> {
   let options: LoadTestOptions | "help";

@@ -18,7 +18,7 @@ import { ServerWatch } from "./serverWatch.js";
  */
 const HOLD_SLACK = 8;
 
-/** Everything a run observed, raw; `summary.ts` turns it into the report. */
+/** Everything a run observed, raw; `report/summary.ts` turns it into the report. */
 export interface RunRecord {
   options: LoadTestOptions;
   /** Where the bots matchmade, comma-separated when there are several processes. */
