@@ -2,7 +2,7 @@
  * `npm run loadtest -- [flags]` (against a running server) and `npm run loadtest:local -- [flags]` (starts
  * the server itself): bots on @colyseus/sdk join stealth rooms, play, measure, and leave; prints a live
  * status line, then a summary table (per run, and the spread over runs with `--runs`), and the verdict
- * last. See `--help` and the README's "Load testing".
+ * last. See `--help` and docs/load-testing.md.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";

@@ -2,7 +2,7 @@ import type { Spread } from "./quantiles.js";
 import type { LoadTestSummary } from "./summary.js";
 import { TARGETS } from "./targets.js";
 
-/** The report as an aligned two-column table (what the README quotes). */
+/** The report as an aligned two-column table (what `npm run loadtest` prints). */
 export function formatTable(s: LoadTestSummary): string {
   const rows: [string, string][] = [];
   const add = (label: string, value: string) => rows.push([label, value]);
