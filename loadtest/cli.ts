@@ -2,7 +2,7 @@
  * `npm run loadtest -- [flags]` (against a running server) and `npm run loadtest:local -- [flags]` (starts
  * the server itself): bots on @colyseus/sdk join stealth rooms, play, measure, and leave; prints a live
  * status line, then a summary table (per run, and the spread over runs with `--runs`), and the verdict
- * last. See `--help` and the README's "Load testing".
+ * last. See `--help` and docs/load-testing.md.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -12,8 +12,9 @@ import { LocalServer, PLAIN_SERVER_ENTRY } from "./localServer.js";
 import { runLoad } from "./loadRun.js";
 import { parseLoadTestArgs, USAGE, UsageError, type LoadTestOptions } from "./options.js";
 import { ProgressLine } from "./progress.js";
-import { formatSpread } from "./spread.js";
-import { formatTable, summarize, type LoadTestSummary } from "./summary.js";
+import { formatSpread } from "./report/severalRuns.js";
+import { summarize, type LoadTestSummary } from "./report/summary.js";
+import { formatTable } from "./report/summaryTable.js";
 
 async function main(argv: readonly string[]): Promise<number> {
   let options: LoadTestOptions | "help";

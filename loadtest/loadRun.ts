@@ -18,7 +18,7 @@ import { ServerWatch } from "./serverWatch.js";
  */
 const HOLD_SLACK = 8;
 
-/** Everything a run observed, raw; `summary.ts` turns it into the report. */
+/** Everything a run observed, raw; `report/summary.ts` turns it into the report. */
 export interface RunRecord {
   options: LoadTestOptions;
   /** Where the bots matchmade, comma-separated when there are several processes. */
@@ -286,7 +286,7 @@ function sleepUntil(at: number, signal: AbortSignal): Promise<void> {
 }
 
 /** 1234567 -> "1.2 MB". */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes)) return "-";
   if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
   if (bytes >= 1e3) return `${(bytes / 1e3).toFixed(1)} KB`;

@@ -26,10 +26,8 @@ class SkippedState {
   handshake(): void {}
 }
 
-/** An SDK room that counts every message it receives into `traffic` (its own and a shared total). */
+/** An SDK room that counts every message it receives into the run's shared `total`. */
 class MeteredRoom extends Room {
-  readonly own: Traffic = { bytesIn: 0, messagesIn: 0, patchesIn: 0 };
-
   constructor(name: string, private readonly total: Traffic, thin: boolean) {
     super(name);
     // Set before the join handshake, so the SDK never builds a schema decoder for this room.
@@ -40,9 +38,6 @@ class MeteredRoom extends Room {
     const data = event.data as ArrayBuffer;
     const bytes = data.byteLength;
     const patch = bytes > 0 && (new Uint8Array(data, 0, 1)[0]! & PROTOCOL_CODE_MASK) === Protocol.ROOM_STATE_PATCH ? 1 : 0;
-    this.own.bytesIn += bytes;
-    this.own.messagesIn++;
-    this.own.patchesIn += patch;
     this.total.bytesIn += bytes;
     this.total.messagesIn++;
     this.total.patchesIn += patch;
@@ -62,9 +57,4 @@ export class MeteredClient extends Client {
   protected override createRoom<T>(roomName: string): Room<any, T> {
     return new MeteredRoom(roomName, this.total, this.thin) as unknown as Room<any, T>;
   }
-}
-
-/** The counters of a room made by a {@link MeteredClient}. */
-export function trafficOf(room: Room): Traffic {
-  return (room as MeteredRoom).own;
 }

@@ -5,7 +5,7 @@ export const MAX_CLIENTS = 2000;
 /** Longest run, seconds. */
 export const MAX_DURATION_SECONDS = 3600;
 /** Players a stealth room admits (its default `maxClients`). */
-export const MAX_PER_ROOM = 32;
+const MAX_PER_ROOM = 32;
 
 /** What one load-test run does. Times in seconds, fractions in [0, 1]. */
 export interface LoadTestOptions {

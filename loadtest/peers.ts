@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "./options.js";
 import { formatPeers, parsePeersArgs, peerProblems, PEERS_USAGE, runArgs, type PeerPair, type PeersOptions } from "./peer/peerTable.js";
-import type { LoadTestSummary } from "./summary.js";
+import type { LoadTestSummary } from "./report/summary.js";
 
 /** Seconds a run may take beyond its ramp and duration (server start, joins, leaves) before it is stopped. */
 const RUN_SLACK_SECONDS = 180;

@@ -1,6 +1,6 @@
-import type { LagWindow } from "../server/rooms/eventLoopLag.js";
+import type { LagWindow } from "../server/ops/eventLoopLag.js";
 
-/** The parts of `GET /stats` a load test reads (see server/rooms/serverFigures.ts). */
+/** The parts of `GET /stats` a load test reads (see server/ops/serverFigures.ts). */
 export interface StatsReading {
   /** The server's Colyseus process id (absent from servers older than the field). */
   processId?: string;

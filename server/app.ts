@@ -6,8 +6,8 @@ import { publicMapJson } from "./sim/publicMap.js";
 import { MAP_NAME, MapCatalog } from "./rooms/mapCatalog.js";
 import { CreateLimits } from "./rooms/createLimits.js";
 import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/StealthRoom.js";
-import { PrometheusMetrics } from "./rooms/prometheusMetrics.js";
-import { localStealthRooms, processFigures, processHeapAfterGc, processLoopLag, roomFigures } from "./rooms/serverFigures.js";
+import { PrometheusMetrics } from "./ops/prometheusMetrics.js";
+import { localStealthRooms, processFigures, processHeapAfterGc, processLoopLag, roomFigures } from "./ops/serverFigures.js";
 import { mountViewer } from "./viewer/viewerRoutes.js";
 import type { ScaleOut } from "./scaleOut/scaleOut.js";
 
@@ -118,7 +118,7 @@ function limitedRooms(base: typeof StealthRoom, limits: CreateLimits): typeof St
 }
 
 /** `user:password` into basic-auth users; throws on a malformed value so a typo never leaves the monitor open. */
-export function parseBasicAuth(value: string | undefined): Record<string, string> | undefined {
+function parseBasicAuth(value: string | undefined): Record<string, string> | undefined {
   if (value === undefined || value === "") return undefined;
   const colon = value.indexOf(":");
   if (colon <= 0 || colon === value.length - 1) throw new Error("MONITOR_AUTH must be user:password (both non-empty)");

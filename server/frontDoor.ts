@@ -4,7 +4,7 @@ import { Server as HttpServer, type IncomingMessage, type ServerResponse } from 
 import { integer } from "../shared/validation/rangeChecks.js";
 
 /** Defaults of {@link FrontDoorServer}. */
-export const DEFAULT_FRONT_DOOR = Object.freeze({
+const DEFAULT_FRONT_DOOR = Object.freeze({
   trustProxyHops: 0,
   maxBodyBytes: 4096,
 });

@@ -87,15 +87,3 @@ export const ERROR_CODES = Object.freeze({
   messageRefused: "message.refused",
 } as const);
 
-/**
- * Close codes a client may see. Colyseus closes with 4002 for a frame it cannot decode and for a client
- * over `maxMessagesPerSecond`; the WebSocket layer closes with 1009 for a frame over its size limit.
- */
-export const CLOSE_CODES = Object.freeze({
-  consented: 4000,
-  serverShutdown: 4001,
-  /** Undecodable frame, or more frames per second than the room allows. */
-  withError: 4002,
-  /** A frame larger than the transport's `maxPayload` (4 KiB by default). */
-  messageTooBig: 1009,
-} as const);

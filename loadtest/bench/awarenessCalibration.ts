@@ -2,7 +2,7 @@
  * awareness-calibration: time-to-spot with the default options, simulated at 20 Hz with the model itself
  * (a guard with a 15 m range and a 90-degree cone staring at a target that does not move), by distance
  * and off-axis angle, plus a crouching target and one sensed only behind the guard's back. One JSON line
- * per distance; seconds, or null when never spotted within 60 s. The README's table comes from here.
+ * per distance; seconds, or null when never spotted within 60 s. The time-to-spot table of docs/vision.md comes from here.
  */
 import { AwarenessModel, type Sighting } from "sightline";
 import { TICK_SECONDS } from "../../shared/gameRules.js";

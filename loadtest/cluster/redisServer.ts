@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { freePort } from "../../server/freePort.js";
 
 /** How to get Redis when it is missing: the same package `.ci/run` installs. */
-export const REDIS_INSTALL_HINT = "install Debian's redis-server (apt-get install -y redis-server) so that `redis-server` is on the PATH";
+const REDIS_INSTALL_HINT = "install Debian's redis-server (apt-get install -y redis-server) so that `redis-server` is on the PATH";
 
 /**
  * A throwaway `redis-server` on a free loopback port, with no persistence, for tests and local load tests.

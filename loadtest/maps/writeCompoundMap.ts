@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { compoundLevel, formatTiledMap } from "./compoundLevel.js";
+import { compoundLevel } from "./compoundLevel.js";
+import { formatTiledMap } from "./tiledMapJson.js";
 
 /**
  * Writes `server/maps/compound.tmj` from {@link compoundLevel} (`npx tsx loadtest/maps/writeCompoundMap.ts`).

@@ -1,6 +1,6 @@
 import { median } from "../bench/percentile.js";
 import { parseLoadTestArgs, UsageError } from "../options.js";
-import type { LoadTestSummary } from "../summary.js";
+import type { LoadTestSummary } from "../report/summary.js";
 
 /** The capacity load, without its targets and results naming: what `npm run loadtest:peers` runs by default. */
 export const PEER_LOAD = Object.freeze(["--map", "compound", "--rooms", "12", "--clients", "300", "--guards", "64", "--duration", "120", "--warmup", "20", "--ramp", "20", "--thin", "--audit", "0.1"]);

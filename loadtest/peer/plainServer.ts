@@ -3,7 +3,7 @@ import { WebSocketTransport } from "@colyseus/ws-transport";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { MAP_NAME, MAPS_DIR, MapCatalog } from "../../server/rooms/mapCatalog.js";
-import { processFigures, processHeapAfterGc, processLoopLag } from "../../server/rooms/serverFigures.js";
+import { processFigures, processHeapAfterGc, processLoopLag } from "../../server/ops/serverFigures.js";
 import { publicMapJson } from "../../server/sim/publicMap.js";
 import { DEFAULT_NPCS, PlainRoom, plainRoomWith } from "./plainRoom.js";
 

@@ -1,28 +1,26 @@
-import { CloseCode, definePlugins, Room, TimestepException, type Client, type RoomException, type RoomMethodName } from "@colyseus/core";
+import { CloseCode, definePlugins, Room, TimestepException, type Client, type InputAPI, type RoomException, type RoomMethodName } from "@colyseus/core";
 import { SightlinePlugin } from "sightline/colyseus";
-import { ERROR_CODES, JoinOptions, MoveInput, SERVER_MESSAGES, sanitizeMoveFrame } from "../../shared/protocol.js";
+import { ERROR_CODES, JoinOptions, MoveInput, SERVER_MESSAGES } from "../../shared/protocol.js";
 import { PlayerState, StealthState } from "../../shared/schema.js";
 import { describeIssues } from "../../shared/validation/describeIssues.js";
 import { StealthSimulation } from "../sim/stealthSimulation.js";
 import { ExploredTiles } from "./exploredTiles.js";
 import { FrameHygiene } from "./frameHygiene.js";
-import { GameLoop } from "./gameLoop.js";
-import { InputIntake } from "./inputIntake.js";
-import { JoinTiming } from "./joinTiming.js";
+import { GameLoop } from "../loop/gameLoop.js";
+import { InputIntake, MOVE_INPUT_OPTIONS } from "./inputIntake.js";
+import { JoinTiming } from "../ops/joinTiming.js";
 import { registerMessages } from "./messageIntake.js";
 import { MapCatalog } from "./mapCatalog.js";
 import { Refusal } from "./refusal.js";
 import { RoomExceptions } from "./roomExceptions.js";
 import { DEFAULT_ROOM_SETTINGS, extraGuardsFor, type StealthRoomSettings } from "./roomSettings.js";
-import { RoomStats } from "./roomStats.js";
+import { RoomStats } from "../ops/roomStats.js";
 import { asksToSpectate, Spectators } from "./spectators.js";
 import { StateMirror } from "./stateMirror.js";
 import { cullingFor, declarePlayer, declareScenery } from "./stealthViews.js";
 
 export { DEFAULT_ROOM_SETTINGS, type StealthRoomSettings } from "./roomSettings.js";
 
-/** How input frames are buffered (the tick rate is added in `onCreate`, once the settings are known). */
-const INPUT_OPTIONS = { seqField: "seq", sanitize: sanitizeMoveFrame, bufferMaxSize: 16 } as const;
 const AFTER_PATCH = Object.freeze({ afterNextPatch: true });
 
 /**
@@ -42,7 +40,8 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   /** Override in a subclass (or use {@link stealthRoomWith}) to change them. */
   settings: StealthRoomSettings = DEFAULT_ROOM_SETTINGS;
   override state = new StealthState();
-  override inputs = this.defineInput(MoveInput, INPUT_OPTIONS);
+  /** The input stream, defined in `onCreate`: its tick rate comes from the settings, which a subclass sets. */
+  declare inputs: InputAPI<MoveInput>;
   override plugins = definePlugins([new SightlinePlugin()]);
   /** Counters and tick timings (see `RoomStats`). */
   readonly stats = new RoomStats();
@@ -85,7 +84,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
 
     // The loop is our FixedStepClock rather than setFixedTimestep, so the input handshake learns the tick
     // rate here, and the patch rate (which the SDK's clock also reads) is one patch per step.
-    this.inputs = this.defineInput(MoveInput, { ...INPUT_OPTIONS, tickRate: s.tickRate });
+    this.inputs = this.defineInput(MoveInput, { ...MOVE_INPUT_OPTIONS, tickRate: s.tickRate });
     this.patchRate = 1000 / s.tickRate;
     this.loop = new GameLoop(1000 / s.tickRate, () => this.step(), () => this.broadcastPatch(), (part, err) => {
       const cause = err instanceof Error ? err : new Error(String(err));

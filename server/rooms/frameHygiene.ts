@@ -1,7 +1,7 @@
 import type { Client } from "@colyseus/core";
 import { SERVER_MESSAGES } from "../../shared/protocol.js";
 import { bounded } from "./refusal.js";
-import type { RoomStats } from "./roomStats.js";
+import type { RoomStats } from "../ops/roomStats.js";
 
 /** Protocol codes a client may legitimately send (see @colyseus/shared-types `Protocol`). */
 const CLIENT_PROTOCOL_CODES = new Set([10, 12, 13, 17, 18, 19, 20, 21]);

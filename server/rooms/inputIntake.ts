@@ -1,8 +1,14 @@
 import { applyInput, type Motion } from "../../shared/movement/applyInput.js";
-import type { MoveIntent } from "../../shared/protocol.js";
+import { sanitizeMoveFrame, type MoveIntent } from "../../shared/protocol.js";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
-import type { RoomStats } from "./roomStats.js";
+import type { RoomStats } from "../ops/roomStats.js";
 import { integer } from "../../shared/validation/rangeChecks.js";
+
+/**
+ * How a room's `defineInput` buffers move frames for the intake (the room adds its tick rate): frames are
+ * de-duplicated on `seq`, sanitized on arrival, and at most 16 wait per client.
+ */
+export const MOVE_INPUT_OPTIONS = Object.freeze({ seqField: "seq", sanitize: sanitizeMoveFrame, bufferMaxSize: 16 } as const);
 
 /** What the intake reads of a frame off the input stream (a decoded `MoveInput`). */
 export interface MoveFrame extends MoveIntent {

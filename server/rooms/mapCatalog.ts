@@ -11,7 +11,7 @@ export const MAPS_DIR = fileURLToPath(new URL("../maps/", import.meta.url));
 export const MAP_NAME = /^[\w-]{1,64}$/;
 
 /** The map a room plays when its create options name none. */
-export const DEFAULT_MAP = "demo";
+const DEFAULT_MAP = "demo";
 
 /**
  * The maps rooms may be created with, by name. Loaded once; a broken map file is reported (file, layer,

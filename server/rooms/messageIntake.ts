@@ -5,7 +5,7 @@ import type { StealthSimulation } from "../sim/stealthSimulation.js";
 import type { FrameHygiene } from "./frameHygiene.js";
 import { describeIssues } from "../../shared/validation/describeIssues.js";
 import { describeValue } from "../../shared/validation/rangeChecks.js";
-import type { RoomStats } from "./roomStats.js";
+import type { RoomStats } from "../ops/roomStats.js";
 import type { Spectators } from "./spectators.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { RoomException, RoomMethodName } from "@colyseus/core";
 import { Refusal } from "./refusal.js";
-import type { RoomStats } from "./roomStats.js";
+import type { RoomStats } from "../ops/roomStats.js";
 
 /** Log lines a room writes before it logs only every 1000th exception. */
 const LOGGED_IN_FULL = 20;

@@ -14,7 +14,7 @@ export const MIN_SPECTATOR_TOKEN = 16;
 export const WRONG_TOKEN_LOCKOUT_MS = 1000;
 
 /** Payload of the spectator's `watch` message. */
-export const WatchMessage = z.object({ player: z.string().max(64) }).strict();
+const WatchMessage = z.object({ player: z.string().max(64) }).strict();
 
 /** Which entities a player's client has in its view (the room's culling). */
 export interface ViewMembership {

@@ -1,6 +1,6 @@
 import { CameraState, DetectionMeter, DetectionNotice, EVENT_HISTORY, GuardState, type PlayerState, type StealthState } from "../../shared/schema.js";
 import type { RoundEvent, StealthSimulation, StepResult } from "../sim/stealthSimulation.js";
-import type { RoomStats } from "./roomStats.js";
+import type { RoomStats } from "../ops/roomStats.js";
 
 /** Which entities a client's view holds (the room's culling). */
 export interface ViewMembership {

@@ -27,7 +27,7 @@ export interface CullingOptions {
 }
 
 /** Body radius given to cameras (they have no body), meters. */
-export const CAMERA_RADIUS = 0.25;
+const CAMERA_RADIUS = 0.25;
 /** Speed margin over the fastest configured mover, for collision pushes. */
 const SPEED_MARGIN = 1.1;
 

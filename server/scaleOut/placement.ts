@@ -21,7 +21,7 @@ export interface Saturation {
   lagP99Ms: number;
 }
 
-export const DEFAULT_SATURATION: Saturation = Object.freeze({ busy: 0.85, lagP99Ms: 40 });
+const DEFAULT_SATURATION: Saturation = Object.freeze({ busy: 0.85, lagP99Ms: 40 });
 
 /**
  * The process with the most headroom: the one whose rooms weigh least (its published weight plus what was

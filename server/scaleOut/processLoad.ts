@@ -1,15 +1,15 @@
 import { matchMaker, type Presence } from "@colyseus/core";
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
-import { localStealthRooms, processLoopLag } from "../rooms/serverFigures.js";
+import { localStealthRooms, processLoopLag } from "../ops/serverFigures.js";
 import { inRange } from "../../shared/validation/rangeChecks.js";
 
 /** The presence hash every process writes its load into, one field per process id. */
-export const LOAD_KEY = "sightline:load";
+const LOAD_KEY = "sightline:load";
 /**
  * The presence hash of room weight placed on each process so far, in thousandths, by every matchmaker
  * (only ever incremented, so concurrent placements add up).
  */
-export const PLACED_KEY = "sightline:placed";
+const PLACED_KEY = "sightline:placed";
 
 /** What one process says about its own load, published through presence about once a second. */
 export interface ProcessLoad {

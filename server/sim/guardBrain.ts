@@ -315,7 +315,7 @@ export class GuardBrain {
 }
 
 /** `from` turned toward `to` by at most `maxStep` radians, the short way round. */
-export function turnToward(from: number, to: number, maxStep: number): number {
+function turnToward(from: number, to: number, maxStep: number): number {
   const diff = wrapAngle(to - from);
   if (Math.abs(diff) <= maxStep) return wrapAngle(to);
   return wrapAngle(from + Math.sign(diff) * maxStep);

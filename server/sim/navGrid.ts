@@ -1,5 +1,6 @@
 import { Circle, Transform, testOverlap, type World } from "planck";
 import { CHARACTER_RADIUS } from "../../shared/gameRules.js";
+import { CellHeap } from "./cellHeap.js";
 import { buildMapWorld, WALK_BLOCKERS } from "./mapWorld.js";
 import type { StealthMap } from "./tiledMap.js";
 import { nonNegative, positive } from "../../shared/validation/rangeChecks.js";
@@ -44,13 +45,11 @@ export class NavGrid {
   private readonly stamp: Uint32Array;
   private readonly closed: Uint32Array;
   private search = 0;
-  private heap: Int32Array;
-  private heapF: Float64Array;
+  private readonly open = new CellHeap();
   /** Cells of the path being built, goal first (reused by every search). */
   private cells = new Int32Array(256);
   /** Connected regions of free cells (see {@link reachable}), labelled on first use. */
   private regionOf: Int32Array | undefined;
-  private heapSize = 0;
 
   /**
    * The grid characters walk on a whole map, walls and glass blocking, in `world` (else the map's own,
@@ -78,8 +77,6 @@ export class NavGrid {
     this.parent = new Int32Array(n);
     this.stamp = new Uint32Array(n);
     this.closed = new Uint32Array(n);
-    this.heap = new Int32Array(64);
-    this.heapF = new Float64Array(64);
 
     const probe = new Circle(Math.max(clearance, 1e-3));
     const at = new Transform();
@@ -332,13 +329,13 @@ export class NavGrid {
       const dy = Math.abs((c - x) / cols - gy);
       return (dx + dy + (SQRT2 - 2) * Math.min(dx, dy)) * this.cellSize;
     };
-    this.heapSize = 0;
+    this.open.clear();
     this.stamp[start] = stamp;
     this.gScore[start] = 0;
     this.parent[start] = -1;
-    this.push(start, h(start));
-    while (this.heapSize > 0) {
-      const c = this.pop();
+    this.open.push(start, h(start));
+    while (this.open.size > 0) {
+      const c = this.open.pop();
       if (c === goal) return true;
       if (this.closed[c] === stamp) continue;
       this.closed[c] = stamp;
@@ -359,51 +356,10 @@ export class NavGrid {
           this.stamp[n] = stamp;
           this.gScore[n] = ng;
           this.parent[n] = c;
-          this.push(n, ng + h(n));
+          this.open.push(n, ng + h(n));
         }
       }
     }
     return false;
-  }
-
-  private push(c: number, f: number): void {
-    if (this.heapSize === this.heap.length) {
-      const heap = new Int32Array(this.heap.length * 2);
-      heap.set(this.heap);
-      const heapF = new Float64Array(this.heapF.length * 2);
-      heapF.set(this.heapF);
-      this.heap = heap;
-      this.heapF = heapF;
-    }
-    let i = this.heapSize++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (this.heapF[p]! <= f) break;
-      this.heap[i] = this.heap[p]!;
-      this.heapF[i] = this.heapF[p]!;
-      i = p;
-    }
-    this.heap[i] = c;
-    this.heapF[i] = f;
-  }
-
-  private pop(): number {
-    const top = this.heap[0]!;
-    const last = this.heap[--this.heapSize]!;
-    const lastF = this.heapF[this.heapSize]!;
-    let i = 0;
-    const n = this.heapSize;
-    while (true) {
-      let child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && this.heapF[child + 1]! < this.heapF[child]!) child++;
-      if (this.heapF[child]! >= lastF) break;
-      this.heap[i] = this.heap[child]!;
-      this.heapF[i] = this.heapF[child]!;
-      i = child;
-    }
-    this.heap[i] = last;
-    this.heapF[i] = lastF;
-    return top;
   }
 }

@@ -4,9 +4,10 @@ import { AwarenessModel, VisionSystem, type AwarenessOptions, type DetectionEven
 import { CHARACTER_RADIUS, TICK_RATE } from "../../shared/gameRules.js";
 import { cameraFacing } from "./cameraSweep.js";
 import { createCharacterBody } from "./characterBody.js";
-import { DEFAULT_GUARD_RULES, GuardBrain, type GuardCommand, type GuardRules, type GuardSenses } from "./guardBrain.js";
+import { DEFAULT_GUARD_RULES, GuardBrain, type GuardCommand, type GuardRules } from "./guardBrain.js";
+import { GuardSensing } from "./guardSensing.js";
 import { buildMapWorld, SIGHT_BLOCKERS, type MapWorld } from "./mapWorld.js";
-import { NavGrid, type Waypoint } from "./navGrid.js";
+import { NavGrid } from "./navGrid.js";
 import { PatrolRoute } from "./patrolRoute.js";
 import type { CameraPlacement, GuardPlacement, StealthMap } from "./tiledMap.js";
 import { wanderingGuardPlacements } from "./wanderingGuards.js";
@@ -127,10 +128,7 @@ export class StealthSimulation {
   private nextSpawn = 0;
   private readonly round: RoundEvent[] = [];
   private readonly events: DetectionEvent[] = [];
-  private readonly senses: GuardSenses = { alert: "idle" };
-  private readonly seen: Waypoint = { x: 0, y: 0 };
-  private readonly noticed: Waypoint = { x: 0, y: 0 };
-  private readonly known: Waypoint = { x: 0, y: 0 };
+  private readonly sensing: GuardSensing;
 
   constructor(map: StealthMap, options: SimulationOptions = {}) {
     const o = { ...DEFAULTS, ...options };
@@ -155,6 +153,7 @@ export class StealthSimulation {
     this.vision = new VisionSystem(this.world, { opaqueMask: SIGHT_BLOCKERS, ...options.vision });
     this.awareness = new AwarenessModel(options.awareness);
     this.nav = NavGrid.ofMap(map, { world: this.world, clearance: this.characterRadius });
+    this.sensing = new GuardSensing(this.vision, this.awareness, this.players);
 
     const ids = new Set<string>();
     const uniqueId = (kind: string, name: string, objectId: number): string => {
@@ -286,7 +285,7 @@ export class StealthSimulation {
     for (const e of events) if (e.type === "spotted" && e.observerId.startsWith("camera:")) this.raiseAlarm(e.position);
     for (const g of this.guards) {
       const at = g.body.getPosition();
-      g.brain.think(dt, at.x, at.y, this.sense(g), g.command);
+      g.brain.think(dt, at.x, at.y, this.sensing.of(g.id), g.command);
     }
 
     // 7. Round: exits and captures.
@@ -303,46 +302,6 @@ export class StealthSimulation {
   /** Releases the world's listeners. The simulation must not be used after. */
   dispose(): void {
     this.vision.dispose();
-  }
-
-  private sense(g: SimGuard): GuardSenses {
-    const s = this.senses;
-    s.alert = this.awareness.state(g.id);
-    s.focusSeen = undefined;
-    s.lastKnown = undefined;
-    s.noticing = undefined;
-    const visible = this.vision.visibleTo(g.id);
-    const focus = this.awareness.focus(g.id);
-    if (focus !== undefined && visible.has(focus)) {
-      const p = this.players.get(focus);
-      if (p !== undefined) {
-        const at = p.body.getPosition();
-        this.seen.x = at.x;
-        this.seen.y = at.y;
-        s.focusSeen = this.seen;
-      }
-    }
-    const known = this.awareness.lastKnown(g.id);
-    if (known !== undefined) {
-      this.known.x = known.x;
-      this.known.y = known.y;
-      s.lastKnown = this.known;
-    }
-    if (s.alert === "idle" && visible.size > 0) {
-      let best = 0;
-      for (const id of visible) {
-        const level = this.awareness.level(g.id, id);
-        const p = this.players.get(id);
-        if (level > best && p !== undefined) {
-          best = level;
-          const at = p.body.getPosition();
-          this.noticed.x = at.x;
-          this.noticed.y = at.y;
-          s.noticing = this.noticed;
-        }
-      }
-    }
-    return s;
   }
 
   /** A camera spotted someone at `at`: the nearest guards come to look. */

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LoadTestSummary } from "../../loadtest/summary.js";
+import type { LoadTestSummary } from "../../loadtest/report/summary.js";
 import { freePort } from "../../server/freePort.js";
 
 /** Runs the CLI as `npm run loadtest` does (tsx on this Node); resolves with its exit code and output. */

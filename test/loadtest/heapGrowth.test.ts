@@ -1,8 +1,8 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { HeapAfterGc } from "../../server/rooms/heapAfterGc.js";
-import { liveHeapGrowth } from "../../loadtest/summary.js";
+import { HeapAfterGc } from "../../server/ops/heapAfterGc.js";
+import { liveHeapGrowth } from "../../loadtest/report/serverSummary.js";
 
 describe("heap growth is judged on the heap the major GCs leave", () => {
   it("reads the heap right after each major collection, and counts them", async () => {

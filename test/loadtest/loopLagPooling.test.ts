@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EventLoopLag } from "../../server/rooms/eventLoopLag.js";
-import { pooledPercentile } from "../../loadtest/summary.js";
+import { EventLoopLag } from "../../server/ops/eventLoopLag.js";
+import { pooledPercentile } from "../../loadtest/report/serverSummary.js";
 
 /** A window of `n` samples whose distribution is exactly `lags` (ascending). */
 function windowOf(lags: number[]): { samples: number; p99: number; max: number; distribution: [number, number][] } {

@@ -3,8 +3,9 @@ import { parseLoadTestArgs, UsageError, type LoadTestOptions } from "../../loadt
 import { formatPeers, MAX_PAIRS, parsePeersArgs, PEER_LOAD, peerProblems, runArgs, type PeersOptions } from "../../loadtest/peer/peerTable.js";
 import type { RunRecord } from "../../loadtest/loadRun.js";
 import type { StatsReading } from "../../loadtest/serverWatch.js";
-import { formatTable, summarize, type LoadTestSummary } from "../../loadtest/summary.js";
-import { formatSpread } from "../../loadtest/spread.js";
+import { formatSpread } from "../../loadtest/report/severalRuns.js";
+import { summarize, type LoadTestSummary } from "../../loadtest/report/summary.js";
+import { formatTable } from "../../loadtest/report/summaryTable.js";
 
 const refusal = (...args: string[]) => {
   try {

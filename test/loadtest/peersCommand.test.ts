@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { LoadTestSummary } from "../../loadtest/summary.js";
+import type { LoadTestSummary } from "../../loadtest/report/summary.js";
 
 describe("npm run loadtest:peers", () => {
   it("runs ours and then the plain peer with the same bots, saves both, and prints one side-by-side table", async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { formatTable, missedTargets, summarize } from "../../loadtest/summary.js";
+import { summarize } from "../../loadtest/report/summary.js";
+import { formatTable } from "../../loadtest/report/summaryTable.js";
+import { missedTargets } from "../../loadtest/report/targets.js";
 import { parseLoadTestArgs, type LoadTestOptions } from "../../loadtest/options.js";
 import type { RunRecord } from "../../loadtest/loadRun.js";
 
@@ -93,7 +95,7 @@ describe("several runs side by side", () => {
   });
 
   it("reports the median and the worst of each figure, and a target met in some runs as met in K of N", async () => {
-    const { formatSpread } = await import("../../loadtest/spread.js");
+    const { formatSpread } = await import("../../loadtest/report/severalRuns.js");
     const text = formatSpread([run(19.8, 14, true), run(16.1, 156, false), run(19.5, 22, true)] as never);
     expect(text).toMatch(/patch rate per room, slowest room\s+19\.5 \/ 16\.1\s+\(19\.8, 16\.1, 19\.5\)/);
     expect(text).toMatch(/event-loop lag p99 over the run, ms\s+22 \/ 156/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InputIntake, type FrameQueue } from "../../server/rooms/inputIntake.js";
-import { RoomStats } from "../../server/rooms/roomStats.js";
+import { RoomStats } from "../../server/ops/roomStats.js";
 import { DEFAULT_MOVEMENT_RULES, type Motion } from "../../shared/movement/applyInput.js";
 import type { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 

@@ -4,7 +4,7 @@ import { SightlinePlugin } from "sightline/colyseus";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { PlayerState, StealthState } from "../../shared/schema.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
-import { RoomStats } from "../../server/rooms/roomStats.js";
+import { RoomStats } from "../../server/ops/roomStats.js";
 import { StateMirror } from "../../server/rooms/stateMirror.js";
 import { cullingFor, declarePlayer, declareScenery, type CullingOptions } from "../../server/rooms/stealthViews.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";

@@ -4,7 +4,7 @@ import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { expectStillTicking, nextMessage, sleep } from "../fixtures/roomClients.js";
 import { ticks } from "../fixtures/roomTicks.js";
 import { stealthServerPerFile } from "../fixtures/stealthTestServer.js";
-import { StepPhases } from "../../server/rooms/stepPhases.js";
+import { StepPhases } from "../../server/loop/stepPhases.js";
 
 // One server for the file, on 127.0.0.1 at a port of its own.
 const colyseus = stealthServerPerFile();

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compoundLevel, formatTiledMap } from "../../loadtest/maps/compoundLevel.js";
+import { compoundLevel } from "../../loadtest/maps/compoundLevel.js";
+import { formatTiledMap } from "../../loadtest/maps/tiledMapJson.js";
 import { MAPS_DIR } from "../../server/rooms/mapCatalog.js";
 import { NavGrid, type Waypoint } from "../../server/sim/navGrid.js";
 import { sightGridOf } from "../../server/sim/sightGrid.js";

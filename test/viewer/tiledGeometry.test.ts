@@ -4,7 +4,7 @@ import { rasterizeOpacity } from "sightline/fov";
 import { MAPS_DIR } from "../../server/rooms/mapCatalog.js";
 import { publicMapJson } from "../../server/sim/publicMap.js";
 import { loadMapFile } from "../../server/sim/tiledMap.js";
-import { readTiledGeometry } from "../../server/viewer/page/tiledGeometry.js";
+import { readTiledGeometry } from "../../shared/viewer/tiledGeometry.js";
 
 describe("the viewer reads a public map as the server reads the file", () => {
   it.each(["demo", "vault", "compound"])("%s: the same grid, walls, glass, exits and spawns, and solid tiles tile by tile", (name) => {

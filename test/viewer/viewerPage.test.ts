@@ -4,8 +4,8 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeFov, opacityGridFromTiled } from "../../shared/fov/index.js";
 import { PLAYER_SIGHT_RANGE } from "../../shared/gameRules.js";
-import { ALERT_COLOURS, CHARACTER_COLOURS, MAP_COLOURS, rgbOf } from "../../server/viewer/page/palette.js";
-import type { ViewerProbe } from "../../server/viewer/page/main.js";
+import { ALERT_COLOURS, CHARACTER_COLOURS, MAP_COLOURS, rgbOf } from "../../shared/viewer/palette.js";
+import type { ViewerProbe } from "../../shared/viewer/main.js";
 
 // The live viewer page in headless Chromium (Debian's package, driven by playwright-core), against
 // `npm start` on a free loopback port: it connects, draws, walks with the keyboard, turns with the mouse,

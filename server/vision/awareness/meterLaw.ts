@@ -4,8 +4,8 @@
  * not (held for the grace period, then a linear decay). Apart from the model, which decides when a meter
  * is read and what crossing a threshold means, so the law can be read, tuned and priced on its own.
  */
-import type { ObserverState, AwarenessOptions, Sighting } from "./types.js";
-import { checkSighting, resolveOptions, type ResolvedOptions } from "./validation.js";
+import type { ObserverState, Sighting } from "./types.js";
+import type { ResolvedOptions } from "./validation.js";
 
 /** Timers add up dt each step; 60 x 0.05 s sums to 2.9999999999999996, which must count as 3 s. @internal */
 export const TIME_EPS = 1e-9;
@@ -31,13 +31,10 @@ export function zeroAt(m: MeterReading, o: ResolvedOptions): number {
   return m.seenAt + o.graceSeconds + m.level / o.decayRate;
 }
 
-/** Fill per second for one sighting by an observer in `state`, with the given options (see the README's model). */
-export function fillRate(s: Sighting, state: ObserverState, options: AwarenessOptions = {}): number {
-  checkSighting(s);
-  return fillPerSecond(s, state, resolveOptions(options));
-}
-
-/** {@link fillRate} with options already resolved and the sighting already checked: the step's hot path. @internal */
+/**
+ * Fill per second for one sighting by an observer in `state` (the law in docs/vision.md), with options
+ * already resolved and the sighting already checked: the step's hot path. @internal
+ */
 export function fillPerSecond(s: Sighting, state: ObserverState, o: ResolvedOptions): number {
   const d = Math.max(s.distance, o.minDistance);
   let rate = o.fillRate * Math.pow(o.referenceDistance / d, o.distanceExponent);

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { computeFov, type OpacityGrid } from "sightline/fov";
-import { PLAYER_SIGHT_RANGE } from "../../../shared/gameRules.js";
+import { PLAYER_SIGHT_RANGE } from "../gameRules.js";
 import { OVERLAY_COLOURS } from "./palette.js";
 import type { Viewport } from "./viewport.js";
 

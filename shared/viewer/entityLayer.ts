@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { CHARACTER_RADIUS } from "../../../shared/gameRules.js";
+import { CHARACTER_RADIUS } from "../gameRules.js";
 import type { ConeOutline } from "./coneOutline.js";
 import { alertColour, CHARACTER_COLOURS, CONE_EDGE_ALPHA, CONE_FILL_ALPHA, OVERLAY_COLOURS } from "./palette.js";
 import type { Viewport } from "./viewport.js";
@@ -42,7 +42,7 @@ export interface Mark {
 }
 
 /** How long a mark stays, ms. */
-export const MARK_MS = 2000;
+const MARK_MS = 2000;
 
 const outlinePoints: number[] = [];
 

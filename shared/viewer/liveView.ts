@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { PlayerState, StealthState } from "../../../shared/schema.js";
+import type { PlayerState, StealthState } from "../schema.js";
 import type { ConeOutline } from "./coneOutline.js";
 import type { DetectionLog, Notice } from "./detectionLog.js";
 import type { ExploredWords, FogOfWar } from "./fogOfWar.js";

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { RAY_FLOATS } from "../../../shared/spectatorProtocol.js";
+import { RAY_FLOATS } from "../spectatorProtocol.js";
 import { OVERLAY_COLOURS } from "./palette.js";
 import type { Viewport } from "./viewport.js";
 

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { TICK_RATE } from "../../../shared/gameRules.js";
+import { TICK_RATE } from "../gameRules.js";
 import type { Viewport } from "./viewport.js";
 
 /** The input handle `room.input()` returns: the frame to fill, and send. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LoopTurns } from "../../server/rooms/loopTurns.js";
+import { LoopTurns } from "../../server/loop/loopTurns.js";
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 

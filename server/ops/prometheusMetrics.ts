@@ -8,7 +8,7 @@ type Labels = Record<string, string>;
  * `GET /metrics`: the server's figures in the Prometheus text format (prom-client). Values are read from
  * the rooms and the process at each scrape, so nothing is counted twice and nothing runs between scrapes.
  * Counters are cumulative since the room (or process) started; rates come from `rate()` or from the
- * difference of two scrapes. Every name is listed in the README ("Load testing").
+ * difference of two scrapes. Every name is listed in docs/load-testing.md ("Server figures").
  */
 export class PrometheusMetrics {
   readonly registry = new Registry();

@@ -1,5 +1,5 @@
 import { FixedStepClock, type StepFiring } from "./fixedStepClock.js";
-import type { RoomStats } from "./roomStats.js";
+import type { RoomStats } from "../ops/roomStats.js";
 
 /**
  * A room's game loop: at each firing of a drift-free {@link FixedStepClock} (its phase spread over the

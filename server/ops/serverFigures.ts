@@ -1,7 +1,7 @@
 import { matchMaker } from "@colyseus/core";
 import { EventLoopLag, type LagWindow } from "./eventLoopLag.js";
 import { HeapAfterGc, type HeapAfterGcReading } from "./heapAfterGc.js";
-import type { StealthRoom } from "./StealthRoom.js";
+import type { StealthRoom } from "../rooms/StealthRoom.js";
 
 /** This process: CPU, memory and event-loop lag. */
 export interface ProcessFigures {

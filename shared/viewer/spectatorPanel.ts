@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { readRays, SPECTATOR_MESSAGES, type ReceivedEntities } from "../../../shared/spectatorProtocol.js";
+import { readRays, SPECTATOR_MESSAGES, type ReceivedEntities } from "../spectatorProtocol.js";
 import { RAY_TICKS_SHOWN } from "./rayLayer.js";
 
 /** The part of an SDK room the panel uses. */

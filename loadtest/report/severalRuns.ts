@@ -1,4 +1,5 @@
-import { missedTargets, type LoadTestSummary } from "./summary.js";
+import type { LoadTestSummary } from "./summary.js";
+import { missedTargets } from "./targets.js";
 
 /** Median and worst of one figure over runs; `worse` says which way is worse. */
 function spread(values: readonly number[], worse: "low" | "high"): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { FixedStepClock, type StepClockTimers, type StepFiring } from "../../server/rooms/fixedStepClock.js";
-import { StepPhases } from "../../server/rooms/stepPhases.js";
-import { LoopTurns } from "../../server/rooms/loopTurns.js";
+import { FixedStepClock, type StepClockTimers, type StepFiring } from "../../server/loop/fixedStepClock.js";
+import { StepPhases } from "../../server/loop/stepPhases.js";
+import { LoopTurns } from "../../server/loop/loopTurns.js";
 
 /**
  * A single-threaded loop on a fake clock: a timer due at `t` runs at `t + lateness(t)` or when the loop is

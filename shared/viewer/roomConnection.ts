@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { Client, type Room } from "@colyseus/sdk";
-import type { StealthState } from "../../../shared/schema.js";
+import type { StealthState } from "../schema.js";
 
 /** How the page joins, from its URL: `?spectate=TOKEN`, or `?spawn=A&team=red&map=demo` for a player. */
 export interface JoinRequest {

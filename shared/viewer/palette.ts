@@ -17,7 +17,7 @@ export const ALERT_COLOURS: Readonly<Record<AlertState, string>> = Object.freeze
 });
 
 /** What an unknown state string is drawn as (a newer server may add states). */
-export const UNKNOWN_ALERT_COLOUR = "#9a9a9a";
+const UNKNOWN_ALERT_COLOUR = "#9a9a9a";
 
 export const MAP_COLOURS = Object.freeze({
   floor: "#d9d4c7",
