@@ -56,7 +56,7 @@ export interface VisionOptions {
   /**
    * Scheduler budget: tree rays one `tick()` may cast. The evaluation in progress may finish past it.
    * `Infinity` evaluates every observer with pending work each tick. Default 256 (the reference room, 1024
-   * guards x 64 players at 30 m, meets detection latency p99 <= 3 ticks with it, see the README).
+   * guards x 64 players at 30 m, meets detection latency p99 <= 3 ticks with it; see docs/benchmarks.md).
    */
   raysPerTick?: number;
   /** Score gained per tick waited, in priority units: `priority x urgency + agingRate x ticksWaited`. Default 0.25. */

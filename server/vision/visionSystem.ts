@@ -261,7 +261,7 @@ export class VisionSystem {
    *
    * with N observers, pMax their largest priority, uMax = 2 the largest urgency, and C the most tree rays
    * one evaluation has cost so far. With `raysPerTick = Infinity` (and no time budget) nothing is ever left
-   * pending: 0. With a time budget, m = 1. The README derives it.
+   * pending: 0. With a time budget, m = 1. docs/vision.md derives it.
    */
   stalenessBound(): number {
     return this.scheduler.stalenessBound();

@@ -49,7 +49,7 @@ async function joinGuardedRoom(endpoint: string, guards: number): Promise<Room> 
 }
 
 describe("server figures", () => {
-  it("GET /metrics exposes every metric the README documents, with numbers, and /stats the same figures", async () => {
+  it("GET /metrics exposes every metric the load-testing guide documents, with numbers, and /stats the same figures", async () => {
     server = await LocalServer.start({ CULLING_AUDIT: "1", MAX_GUARDS: "64" });
     const http = server.endpoint.replace("ws", "http");
     const room = await joinGuardedRoom(server.endpoint, 10);

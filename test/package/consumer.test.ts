@@ -104,7 +104,7 @@ describe("the package a studio installs", () => {
     expect(names.sort()).toEqual(["planck", "sightline", "stage-js"]);
     for (const name of DEMO_ONLY) expect(names).not.toContain(name);
     const mb = sizeOf(join(project, "node_modules")) / 1e6;
-    // The figure the README quotes, printed so a run can be compared with it.
+    // The figure docs/package.md quotes, printed so a run can be compared with it.
     console.log(`consumer install: ${names.length} packages, ${mb.toFixed(1)} MB (sightline ${(sizeOf(join(project, "node_modules/sightline")) / 1e6).toFixed(2)} MB)`);
     expect(mb).toBeLessThan(20);
   });
