@@ -34,7 +34,7 @@ function runOne(cfg: { guards: number; players: number; walls: number; range: nu
   // Small passes are noisy: give them more samples for the median.
   const PASSES = cfg.guards <= 64 ? 60 : cfg.guards <= 256 ? 30 : 15;
   const level = buildBenchLevel({ seed: 1234 + cfg.guards, walls: cfg.walls, guards: cfg.guards, players: cfg.players, size: 200 });
-  // A full pass, as the seeds do it: no budget, no hysteresis, no blocker cache (vision-scheduler measures those).
+  // A full pass, every pair every tick: no budget, no hysteresis, no blocker cache (vision-scheduler measures those).
   const vision = new VisionSystem(level.world, {
     opaqueMask: WALL, recordRays: true, raysPerTick: Infinity, loseRangeMargin: 0, loseAngleMargin: 0, blockerCache: false,
   });
