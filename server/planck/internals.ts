@@ -91,7 +91,7 @@ export function boundingRadius(fixture: Fixture): number {
 export function checkPlanckInternals(world: World): void {
   const bp = (world as unknown as { m_broadPhase?: { m_tree?: object } }).m_broadPhase;
   if (typeof bp !== "object" || bp === null || typeof bp.m_tree !== "object" || bp.m_tree === null || !("m_root" in bp.m_tree)) {
-    throw new Error("sightline: this planck World has no m_broadPhase.m_tree.m_root; sightline supports planck 1.5 (see "How it stays fast" in docs/vision.md)");
+    throw new Error("sightline: this planck World has no m_broadPhase.m_tree.m_root; sightline supports planck 1.5 (see docs/vision.md, How it stays fast)");
   }
   for (let b = world.getBodyList(); b !== null; b = b.getNext()) {
     const f = b.getFixtureList();
