@@ -4,6 +4,7 @@ import { applyInput, DEFAULT_MOVEMENT_RULES, type Motion } from "../shared/movem
 import { BotBehaviour, type BotKind } from "./botBehaviour.js";
 import type { ErrorTally } from "./errorTally.js";
 import { MeteredClient, type Traffic } from "./meteredClient.js";
+import { servedLocally } from "./servingHost.js";
 import type { PublicLevel } from "./publicMap.js";
 
 /** What every bot of a run shares. */
@@ -148,10 +149,8 @@ export class Bot {
     }
     const room = this.room;
     this.roomId = room.roomId;
-    // The socket goes to the host's public address: another host than the one asked means another process.
-    const socketUrl = (room.connection as unknown as { transport?: { ws?: { url?: string } } }).transport?.ws?.url ?? endpoint;
     // Joins only: a create also builds the room, which is not what a player joining waits for.
-    if (roomId !== undefined) (new URL(socketUrl).host === new URL(endpoint).host ? this.ctx.joins.local : this.ctx.joins.cross).push(performance.now() - asked);
+    if (roomId !== undefined) (servedLocally(room, endpoint) ? this.ctx.joins.local : this.ctx.joins.cross).push(performance.now() - asked);
     // A dropped socket is an error here, not something to paper over with the SDK's reconnection.
     room.reconnection.enabled = false;
     this.input = room.input({ mode: "reliable" }) as unknown as InputFrame;

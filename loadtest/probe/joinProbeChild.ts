@@ -6,6 +6,7 @@
  */
 import { Client, type Room } from "@colyseus/sdk";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { servingHost } from "../servingHost.js";
 import type { ProbeGo, ProbeMessage, ProbeReport } from "./probeMessages.js";
 
 /** A join slower than this is a failure (the matchmaker's own seat reservation lasts longer). */
@@ -72,9 +73,7 @@ async function joinOnce(endpoint: string, go: ProbeGo, roomId: string): Promise<
     clearTimeout(timer);
   }
   const took = performance.now() - asked;
-  // The socket goes to the host's public address: another host than the one asked means another process.
-  const socketUrl = (room.connection as unknown as { transport?: { ws?: { url?: string } } }).transport?.ws?.url ?? endpoint;
-  const served = new URL(socketUrl).host;
+  const served = servingHost(room, endpoint);
   (served === new URL(endpoint).host ? joins.local : joins.cross).push(took);
   room.reconnection.enabled = false;
   await room.leave(true).catch(() => undefined);
