@@ -1,15 +1,15 @@
-// How far bodies move in one simulation step, against the top speed the stealth room's culling assumes
-// (the fastest configured speed x 1.1): 25 players walking at random, often into guards, in a 64-guard
-// compound room, for 6000 steps (5 minutes of game time). A body pushed in a collision can move faster
-// than that, and an entity moving faster than the culling assumes can enter a view a tick late at the
-// range edge (a pop-in), unless it moved far enough to count as a teleport (twice the assumed step).
+// How far bodies move in one simulation step, against the simulation's top speed, which the stealth
+// room's culling assumes (the fastest configured speed x 1.1): 25 players walking at random, often into
+// guards, in a 64-guard compound room, for 6000 steps (5 minutes of game time). An entity moving faster
+// than the culling assumes can enter a view a tick late at the range edge (a pop-in), unless it moved far
+// enough to count as a teleport (twice the assumed step); the simulation cuts collision pushes back to the
+// top speed so that it cannot, and this counts what got past.
 //
 //   npx tsx loadtest/profiling/stepSpeeds.ts
 //
 // Prints one JSON line: the assumed step, the longest step below the teleport threshold and whose it was,
 // and how many body-steps exceeded the assumed step or the teleport threshold (respawns are among the latter).
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
-import { assumedTopSpeed } from "../../server/rooms/stealthViews.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 
@@ -17,7 +17,7 @@ const STEPS = 6000;
 const PLAYERS = 25;
 const map = MapCatalog.bundled().get("compound")!;
 const sim = new StealthSimulation(map, { extraGuards: 64 - map.guards.length });
-const assumedSpeed = assumedTopSpeed(sim);
+const assumedSpeed = sim.topSpeed;
 const assumedStep = assumedSpeed * sim.dt;
 const random = seededRandom(7);
 const players: string[] = [];
@@ -57,7 +57,8 @@ for (let t = 0; t < STEPS; t++) {
       overTeleport++;
       continue;
     }
-    if (d > assumedStep) overAssumed++;
+    // A step cut back to the top speed lands on it within rounding.
+    if (d > assumedStep * (1 + 1e-9)) overAssumed++;
     if (d > longest) {
       longest = d;
       longestBy = id;

@@ -15,8 +15,11 @@ export interface ViewCullingOptions {
   /** Seconds between two `update()` calls: your simulation's step, or your patch interval if you cull per patch. */
   tickSeconds: number;
   /**
-   * The fastest any entity moves, meters per second, with a margin for pushes and dashes. The look-ahead
-   * and the teleport threshold are derived from it. 0 for a game where nothing moves.
+   * The fastest any entity moves, meters per second, dashes and physics pushes included. The look-ahead
+   * and the teleport threshold are derived from it. It must be a true bound: an entity that outruns it
+   * (without moving far enough to count as a teleport) can enter a view a tick late. If your physics can
+   * push a body faster than your characters run, cap each step's displacement, as the stealth demo does.
+   * 0 for a game where nothing moves.
    */
   maxSpeed: number;
   /**

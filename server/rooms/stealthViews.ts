@@ -28,22 +28,10 @@ export interface CullingOptions {
 
 /** Body radius given to cameras (they have no body), meters. */
 const CAMERA_RADIUS = 0.25;
-/** Speed margin over the fastest configured mover, for collision pushes. */
-const SPEED_MARGIN = 1.1;
-
-/**
- * The top speed the culling assumes, m/s: the fastest configured speed (players walking or crouching,
- * guards patrolling, investigating or pursuing) plus {@link SPEED_MARGIN}.
- */
-export function assumedTopSpeed(sim: StealthSimulation): number {
-  const rules = sim.guardRules;
-  return SPEED_MARGIN * Math.max(sim.movement.walkSpeed, sim.movement.crouchSpeed, rules.patrolSpeed, rules.investigateSpeed, rules.pursueSpeed);
-}
-
 /**
  * The stealth room's culling through the `sightline/colyseus` plugin: the options it starts with, from
  * the simulation. Occluders are the map's static walls, read from the physics world; the fastest mover is
- * the fastest configured speed (players walking, guards pursuing) plus 10% for collision pushes. Views
+ * the simulation's top speed, which it enforces on every body, pushed or not. Views
  * follow each simulation step (`update: "manual"`), so meters and events, which name an observer only
  * while it is in view, are decided on the same views the patch carries. With culling off (`enabled`
  * false) only the step and the owner tag are passed on.
@@ -59,7 +47,7 @@ export function cullingFor(sim: StealthSimulation, options: CullingOptions, enab
     ...views,
     culling: true,
     occluders: Occluders.fromWorld(sim.world, { opaqueMask: sim.vision.opaqueMask }),
-    maxSpeed: assumedTopSpeed(sim),
+    maxSpeed: sim.topSpeed,
     range: options.range ?? PLAYER_SIGHT_RANGE,
     lingerSeconds: options.lingerSeconds,
     maxRoundTripMs: options.maxRoundTripMs,

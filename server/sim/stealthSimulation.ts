@@ -86,6 +86,9 @@ export interface StepResult {
   round: readonly RoundEvent[];
 }
 
+/** Headroom of {@link StealthSimulation.topSpeed} over the fastest configured speed. */
+const SPEED_MARGIN = 1.1;
+
 const DEFAULTS = {
   tickRate: TICK_RATE,
   characterRadius: CHARACTER_RADIUS,
@@ -115,6 +118,13 @@ export class StealthSimulation {
   /** The guards' rules (defaults merged with `options.guards`). */
   readonly guardRules: GuardRules;
   readonly characterRadius: number;
+  /**
+   * The speed no character exceeds, m/s: the fastest configured speed (players walking or crouching,
+   * guards patrolling, investigating or pursuing) plus 10%. Walking never reaches it; a collision push
+   * that would carry a body farther in one step is cut back to it. The culling sizes what a client is
+   * sent ahead of sight on this bound, so it has to hold for every body, pushed or not.
+   */
+  readonly topSpeed: number;
   readonly guards: SimGuard[] = [];
   readonly cameras: SimCamera[] = [];
   readonly players = new Map<string, SimPlayer>();
@@ -129,6 +139,9 @@ export class StealthSimulation {
   private readonly round: RoundEvent[] = [];
   private readonly events: DetectionEvent[] = [];
   private readonly sensing: GuardSensing;
+  /** Every character's position before the physics step (x, y pairs; players then guards), grown on demand. */
+  private stepStart = new Float64Array(64);
+  private readonly cutBack = Vec2(0, 0);
 
   constructor(map: StealthMap, options: SimulationOptions = {}) {
     const o = { ...DEFAULTS, ...options };
@@ -146,6 +159,8 @@ export class StealthSimulation {
     this.crouchVisibility = o.crouchVisibility;
     this.catchReach = o.catchReach;
     this.alarmGuards = o.camerasAlarmGuards;
+    const rules = this.guardRules;
+    this.topSpeed = SPEED_MARGIN * Math.max(this.movement.walkSpeed, this.movement.crouchSpeed, rules.patrolSpeed, rules.investigateSpeed, rules.pursueSpeed);
 
     const built = buildMapWorld(map);
     this.world = built.world;
@@ -250,8 +265,10 @@ export class StealthSimulation {
       g.body.setAwake(true);
     }
 
-    // 2. Physics.
+    // 2. Physics, then the speed limit: a push may not carry a body past what the culling assumes.
+    this.recordStepStart();
     this.world.step(dt);
+    this.capTravel(this.topSpeed * dt);
 
     // 3. Poses into the vision engine.
     for (const p of this.players.values()) {
@@ -292,6 +309,50 @@ export class StealthSimulation {
     this.round.length = 0;
     this.checkRound();
     return { tick: this.tick, vision, events, round: this.round };
+  }
+
+  private recordStepStart(): void {
+    const need = 2 * (this.players.size + this.guards.length);
+    if (this.stepStart.length < need) this.stepStart = new Float64Array(2 * need);
+    const start = this.stepStart;
+    let i = 0;
+    for (const p of this.players.values()) {
+      const at = p.body.getPosition();
+      start[i++] = at.x;
+      start[i++] = at.y;
+    }
+    for (const g of this.guards) {
+      const at = g.body.getPosition();
+      start[i++] = at.x;
+      start[i++] = at.y;
+    }
+  }
+
+  /** Pulls every body that travelled farther than `most` meters this step back along its path to `most`. */
+  private capTravel(most: number): void {
+    let i = 0;
+    for (const p of this.players.values()) {
+      this.capBody(p.body, i, most);
+      i += 2;
+    }
+    for (const g of this.guards) {
+      this.capBody(g.body, i, most);
+      i += 2;
+    }
+  }
+
+  private capBody(body: Body, i: number, most: number): void {
+    const at = body.getPosition();
+    const x0 = this.stepStart[i]!;
+    const y0 = this.stepStart[i + 1]!;
+    const dx = at.x - x0;
+    const dy = at.y - y0;
+    const d2 = dx * dx + dy * dy;
+    if (d2 <= most * most) return;
+    const k = most / Math.sqrt(d2);
+    this.cutBack.x = x0 + dx * k;
+    this.cutBack.y = y0 + dy * k;
+    body.setPosition(this.cutBack);
   }
 
   /** The awareness state of a guard or camera ("idle" for unknown ids). */

@@ -183,4 +183,37 @@ describe("guards, cameras and the round", () => {
     expect(sim.players.size).toBe(0);
     expect(sim.vision.size.observables).toBe(0);
   });
+
+  it("a crowd shoving apart never carries a body faster than the top speed", () => {
+    const sim = new StealthSimulation(arenaMap());
+    // Eight bodies piled within 10 cm of one spot: the contact solver pushes them apart as hard as it can.
+    for (let i = 0; i < 8; i++) sim.addPlayer(`p${i}`, { spawn: "cover" });
+    const bodies = [...sim.players.values()].map((p) => p.body);
+    bodies.forEach((b, i) => b.setPosition(Vec2(12 + 0.1 * Math.cos(i), 9 + 0.1 * Math.sin(i))));
+    const most = sim.topSpeed * sim.dt;
+    let longest = 0;
+    for (let t = 0; t < 40; t++) {
+      const before = bodies.map((b) => ({ ...b.getPosition() }));
+      sim.step();
+      bodies.forEach((b, i) => (longest = Math.max(longest, Math.hypot(b.getPosition().x - before[i]!.x, b.getPosition().y - before[i]!.y))));
+    }
+    expect(longest).toBeGreaterThan(0.5 * most); // they did shove
+    expect(longest).toBeLessThanOrEqual(most * (1 + 1e-9));
+    // Still apart in the end: cutting a push back slows the separation, it does not stop it.
+    const at = bodies.map((b) => b.getPosition());
+    let closest = Infinity;
+    for (let i = 0; i < at.length; i++) for (let j = i + 1; j < at.length; j++) closest = Math.min(closest, Math.hypot(at[i]!.x - at[j]!.x, at[i]!.y - at[j]!.y));
+    expect(closest).toBeGreaterThan(2 * sim.characterRadius - 0.05);
+  });
+
+  it("walking at full speed is never cut back", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("p", { spawn: "far" });
+    const walk = sim.movement.walkSpeed;
+    sim.setMotion("p", { vx: 0, vy: walk, facing: Math.PI / 2, crouch: false });
+    const y0 = sim.players.get("p")!.body.getPosition().y;
+    run(sim, 10);
+    expect(sim.players.get("p")!.body.getPosition().y - y0).toBeCloseTo(10 * walk * sim.dt, 6);
+    expect(walk).toBeLessThan(sim.topSpeed);
+  });
 });
