@@ -7,7 +7,8 @@ import { MAP_NAME, MapCatalog } from "./rooms/mapCatalog.js";
 import { CreateLimits } from "./rooms/createLimits.js";
 import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/StealthRoom.js";
 import { PrometheusMetrics } from "./ops/prometheusMetrics.js";
-import { localStealthRooms, processFigures, processHeapAfterGc, processLoopLag, roomFigures } from "./ops/serverFigures.js";
+import { processFigures, processHeapAfterGc, processLoopLag, roomFigures } from "./ops/serverFigures.js";
+import { hostedRooms } from "./rooms/hostedRooms.js";
 import { mountViewer } from "./viewer/viewerRoutes.js";
 import type { ScaleOut } from "./scaleOut/scaleOut.js";
 
@@ -79,8 +80,8 @@ export function createStealthServer(options: StealthServerOptions = {}) {
         }
         res.type("application/json").send(JSON.stringify(publicMapJson(map.source)));
       });
-      app.get("/stats", async (_req, res) => {
-        const rooms = (await localStealthRooms()).map(roomFigures);
+      app.get("/stats", (_req, res) => {
+        const rooms = hostedRooms.list().map(roomFigures);
         res.json({ ...processFigures(), creates: limits.figures(), rooms });
       });
       app.get("/metrics", async (_req, res) => {
@@ -101,6 +102,7 @@ export function createStealthServer(options: StealthServerOptions = {}) {
 function limitedRooms(base: typeof StealthRoom, limits: CreateLimits): typeof StealthRoom {
   return class LimitedStealthRoom extends base {
     override onCreate(options?: Parameters<StealthRoom["onCreate"]>[0]): void {
+      hostedRooms.requested(options);
       limits.admit(this, requestAddress());
       try {
         outsideRequest(() => super.onCreate(options));
@@ -108,9 +110,11 @@ function limitedRooms(base: typeof StealthRoom, limits: CreateLimits): typeof St
         limits.release(this);
         throw err;
       }
+      hostedRooms.add(this);
     }
 
     override onDispose(): void {
+      hostedRooms.delete(this);
       limits.release(this);
       super.onDispose();
     }

@@ -1,6 +1,7 @@
 import { matchMaker } from "@colyseus/core";
 import { Counter, Gauge, Registry } from "prom-client";
-import { localStealthRooms, processFigures } from "./serverFigures.js";
+import { processFigures } from "./serverFigures.js";
+import { hostedRooms } from "../rooms/hostedRooms.js";
 
 type Labels = Record<string, string>;
 
@@ -69,7 +70,7 @@ export class PrometheusMetrics {
   private labelledAs: string | undefined;
 
   private async renderNow(): Promise<string> {
-    const rooms = await localStealthRooms();
+    const rooms = hostedRooms.list();
     // Every series carries the process id, so one scrape config covers several processes of one cluster.
     if (matchMaker.processId !== undefined && this.labelledAs !== matchMaker.processId) {
       this.labelledAs = matchMaker.processId;

@@ -64,17 +64,6 @@ export function processFigures(): ProcessFigures {
   };
 }
 
-/** The `stealth` rooms hosted by this process, live (for their figures). */
-export async function localStealthRooms(): Promise<StealthRoom[]> {
-  const listings = await matchMaker.query({ name: "stealth" });
-  const rooms: StealthRoom[] = [];
-  for (const listing of listings) {
-    const room = matchMaker.getLocalRoomById(listing.roomId) as StealthRoom | undefined;
-    if (room !== undefined && room.stats !== undefined && room.sim !== undefined) rooms.push(room);
-  }
-  return rooms;
-}
-
 /** What `GET /stats` says about one room. */
 export function roomFigures(room: StealthRoom): RoomFigures {
   return {

@@ -1,5 +1,5 @@
 import { matchMaker } from "@colyseus/core";
-import { roomWeight, type ProcessLoad, type ProcessLoadBoard } from "./processLoad.js";
+import type { ProcessLoad, ProcessLoadBoard } from "./processLoad.js";
 
 /** A process the matchmaker may create a room on, as Colyseus lists it (its own room count). */
 export interface Candidate {
@@ -54,18 +54,23 @@ function before(a: { id: string; full: boolean; weight: number; rooms: number },
   return a.id < b.id;
 }
 
-/** The weight a room about to be created will have soon: its guards (when asked for) and its creator. */
-export function expectedWeight(clientOptions: unknown): number {
-  const guards = (clientOptions as { guards?: unknown } | null | undefined)?.guards;
-  return roomWeight(typeof guards === "number" && Number.isFinite(guards) && guards > 0 ? guards : 0, 1);
+/**
+ * Room weight placed on each process that its figures do not hold yet: the tally of placements on it
+ * (thousandths) beyond the create requests it had taken in when it published.
+ */
+export function pendingWeights(placed: ReadonlyMap<string, number>, loads: ReadonlyMap<string, ProcessLoad>): Map<string, number> {
+  const pending = new Map<string, number>();
+  for (const [id, total] of placed) pending.set(id, Math.max(0, total - (loads.get(id)?.absorbed ?? 0)) / 1000);
+  return pending;
 }
 
 /**
  * A `selectProcessIdToCreateRoom` for Colyseus that places each new room on the process with the most
  * headroom ({@link pickProcess}) rather than the one with the fewest rooms: rooms differ a lot in cost.
- * Every placement is added to a shared tally at once, and a process's publication says how much of that
- * tally its figures already hold; the rest counts as pending on it, so a burst of creates through several
- * matchmakers does not all land on the process that looked lightest a second ago. If the figures cannot
+ * Every placement is added to a shared tally at once, and each process counts the create requests it has
+ * taken in on the same scale; what is placed on a process beyond that counts as pending on it. So a burst
+ * of creates through several matchmakers does not all land on the process that looked lightest a second
+ * ago, and a room still on its way (or still being built) is never missed. If the figures cannot
  * be read, the room goes where Colyseus would have put it (fewest rooms).
  */
 export function loadAwarePlacement(board: ProcessLoadBoard, saturation: Saturation = DEFAULT_SATURATION) {
@@ -78,10 +83,8 @@ export function loadAwarePlacement(board: ProcessLoadBoard, saturation: Saturati
     } catch {
       // Advice only: without it, the room count decides (the tie-breaks of pickProcess).
     }
-    const pending = new Map<string, number>();
-    for (const [id, total] of placed) pending.set(id, Math.max(0, total - (loads.get(id)?.placedSeen ?? 0)) / 1000);
-    const chosen = pickProcess(candidates, loads, pending, saturation) ?? matchMaker.processId;
-    await board.recordPlacement(chosen, expectedWeight(clientOptions)).catch(() => undefined);
+    const chosen = pickProcess(candidates, loads, pendingWeights(placed, loads), saturation) ?? matchMaker.processId;
+    await board.recordPlacement(chosen, clientOptions).catch(() => undefined);
     return chosen;
   };
 }

@@ -1,6 +1,7 @@
 import { matchMaker, type Presence } from "@colyseus/core";
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
-import { localStealthRooms, processLoopLag } from "../ops/serverFigures.js";
+import { processLoopLag } from "../ops/serverFigures.js";
+import { hostedRooms as thisProcessRooms, type HostedRooms } from "../rooms/hostedRooms.js";
 import { inRange } from "../../shared/validation/rangeChecks.js";
 
 /** The presence hash every process writes its load into, one field per process id. */
@@ -27,10 +28,10 @@ export interface ProcessLoad {
   /** Modelled cost of its rooms, in room weights (see {@link roomWeight}). */
   weight: number;
   /**
-   * The weight placed on it (thousandths, from {@link PLACED_KEY}) as read just before it measured: what
-   * was placed after that is not in `weight` yet.
+   * The expected weight (thousandths, as {@link PLACED_KEY} counts it) of every create request this process
+   * has taken in, created or refused. What was placed on it beyond this is on its way and not in `weight`.
    */
-  placedSeen: number;
+  absorbed: number;
 }
 
 /**
@@ -44,6 +45,17 @@ export function roomWeight(guards: number, players: number): number {
   return 1 + guards / 8 + players / 4;
 }
 
+/** The weight a room about to be created will have soon: its guards (when asked for) and its creator. */
+export function expectedWeight(clientOptions: unknown): number {
+  const guards = (clientOptions as { guards?: unknown } | null | undefined)?.guards;
+  return roomWeight(typeof guards === "number" && Number.isFinite(guards) && guards > 0 ? guards : 0, 1);
+}
+
+/** {@link expectedWeight} in the thousandths the placement tally counts in. */
+function tallyOf(clientOptions: unknown): number {
+  return Math.round(expectedWeight(clientOptions) * 1000);
+}
+
 /**
  * Publishes this process's {@link ProcessLoad} through presence every `intervalMs` and reads everyone's.
  * Placement reads the figures (see `loadAwarePlacement`); they are advice, so a read that fails or finds
@@ -54,40 +66,53 @@ export class ProcessLoadBoard {
   private lastElu: EventLoopUtilization = performance.eventLoopUtilization();
   private publishing: Promise<void> = Promise.resolve();
   private stopped = false;
+  private absorbed = 0;
+  private readonly stopCounting: () => void;
 
   /**
    * @param presence the presence the matchmaker uses (Redis when scaled out)
    * @param intervalMs how often the figures are published, ms
+   * @param rooms this process's rooms and create requests (tests pass their own)
+   * @param processId this process's id (tests pass their own)
    * @default intervalMs 1000
    */
   constructor(
     private readonly presence: Presence,
     readonly intervalMs = 1000,
+    private readonly rooms: HostedRooms = thisProcessRooms,
+    private readonly processId: () => string = () => matchMaker.processId,
   ) {
     inRange("ProcessLoadBoard intervalMs", intervalMs, 50, Infinity, "milliseconds", "[)");
+    this.stopCounting = rooms.onCreateRequest((options) => {
+      this.absorbed += tallyOf(options);
+    });
   }
 
   /** Starts publishing (once the matchmaker has its process id, i.e. after `listen`). */
   start(): void {
     if (this.timer !== undefined || this.stopped) return;
-    this.publishNow();
-    this.timer = setInterval(() => this.publishNow(), this.intervalMs);
+    void this.publish();
+    this.timer = setInterval(() => void this.publish(), this.intervalMs);
     this.timer.unref();
   }
 
   /** Stops publishing and removes this process's entry, so nobody places rooms on a process that is leaving. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopCounting();
     clearInterval(this.timer);
     this.timer = undefined;
     await this.publishing;
-    await this.presence.hdel(LOAD_KEY, matchMaker.processId).catch(() => undefined);
-    await this.presence.hdel(PLACED_KEY, matchMaker.processId).catch(() => undefined);
+    await this.presence.hdel(LOAD_KEY, this.processId()).catch(() => undefined);
+    await this.presence.hdel(PLACED_KEY, this.processId()).catch(() => undefined);
   }
 
-  /** Records that a room of `weight` was placed on `processId`, for every matchmaker to see at once. */
-  async recordPlacement(processId: string, weight: number): Promise<void> {
-    await this.presence.hincrby(PLACED_KEY, processId, Math.round(weight * 1000));
+  /**
+   * Records that a room created with `clientOptions` was placed on `processId`, for every matchmaker to see
+   * at once: it counts as pending there until that process has taken the create request in.
+   */
+  async recordPlacement(processId: string, clientOptions: unknown): Promise<void> {
+    await this.presence.hincrby(PLACED_KEY, processId, tallyOf(clientOptions));
   }
 
   /** Weight placed on each process so far, thousandths. */
@@ -101,12 +126,15 @@ export class ProcessLoadBoard {
     return placed;
   }
 
-  /** This process's figures, now. */
-  async measure(): Promise<ProcessLoad> {
-    const placedSeen = Number((await this.presence.hget(PLACED_KEY, matchMaker.processId)) ?? 0) || 0;
+  /**
+   * This process's figures, now. Synchronous on purpose: the rooms and the create requests taken in are
+   * read in one turn of the loop, so a room is either pending (requested, not counted) or counted, never
+   * both or neither.
+   */
+  measure(): ProcessLoad {
     const elu = performance.eventLoopUtilization(this.lastElu);
     this.lastElu = performance.eventLoopUtilization();
-    const rooms = await localStealthRooms();
+    const rooms = this.rooms.list();
     let ccu = 0;
     let guards = 0;
     let weight = 0;
@@ -117,7 +145,7 @@ export class ProcessLoadBoard {
       weight += roomWeight(g, room.clients.length);
     }
     return {
-      processId: matchMaker.processId,
+      processId: this.processId(),
       at: Date.now(),
       busy: Math.round(elu.utilization * 1000) / 1000,
       lagP99Ms: processLoopLag().last?.p99 ?? 0,
@@ -125,7 +153,7 @@ export class ProcessLoadBoard {
       rooms: rooms.length,
       guards,
       weight,
-      placedSeen,
+      absorbed: this.absorbed,
     };
   }
 
@@ -157,22 +185,25 @@ export class ProcessLoadBoard {
     return removed;
   }
 
-  private publishNow(): void {
+  /** Publishes this process's figures now (after any publication still under way); never rejects. */
+  publish(): Promise<void> {
     this.publishing = this.publishing
       .then(async () => {
-        if (this.stopped || matchMaker.processId === undefined) return;
-        const load = await this.measure();
+        if (this.stopped || this.processId() === undefined) return;
+        const load = this.measure();
         if (!this.stopped) await this.presence.hset(LOAD_KEY, load.processId, JSON.stringify(load));
       })
       .catch((err: unknown) => console.warn(`load figures not published: ${(err as Error).message}`));
+    return this.publishing;
   }
+
 }
 
 /** A published entry, or undefined when it is not one (another version, or garbage). */
 function parseLoad(processId: string, text: string): ProcessLoad | undefined {
   try {
     const v = JSON.parse(text) as Partial<ProcessLoad>;
-    const numbers = [v.at, v.busy, v.lagP99Ms, v.ccu, v.rooms, v.guards, v.weight, v.placedSeen];
+    const numbers = [v.at, v.busy, v.lagP99Ms, v.ccu, v.rooms, v.guards, v.weight, v.absorbed];
     if (!numbers.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0)) return undefined;
     return { ...(v as ProcessLoad), processId };
   } catch {

@@ -1,10 +1,13 @@
+import { LocalPresence } from "@colyseus/core";
 import { describe, expect, it } from "vitest";
-import { expectedWeight, pickProcess, type Candidate } from "../../server/scaleOut/placement.js";
-import { roomWeight, type ProcessLoad } from "../../server/scaleOut/processLoad.js";
+import { HostedRooms } from "../../server/rooms/hostedRooms.js";
+import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
+import { pendingWeights, pickProcess, type Candidate } from "../../server/scaleOut/placement.js";
+import { expectedWeight, ProcessLoadBoard, roomWeight, type ProcessLoad } from "../../server/scaleOut/processLoad.js";
 import { checkPublicAddress, checkRedisUrl, derivedPublicAddress } from "../../server/scaleOut/scaleOut.js";
 
 function load(processId: string, figures: Partial<ProcessLoad>): ProcessLoad {
-  return { processId, at: 0, busy: 0.2, lagP99Ms: 2, ccu: 0, rooms: 0, guards: 0, weight: 0, placedSeen: 0, ...figures };
+  return { processId, at: 0, busy: 0.2, lagP99Ms: 2, ccu: 0, rooms: 0, guards: 0, weight: 0, absorbed: 0, ...figures };
 }
 
 const two: Candidate[] = [
@@ -55,6 +58,49 @@ describe("load-aware room placement", () => {
     expect(expectedWeight({ guards: "64" })).toBe(roomWeight(0, 1));
     expect(expectedWeight({ guards: Number.NaN })).toBe(roomWeight(0, 1));
     expect(expectedWeight(undefined)).toBe(roomWeight(0, 1));
+  });
+});
+
+/** What the load board reads of a room: its guards and its clients. */
+function roomWith(guards: number, clients: number): StealthRoom {
+  return { sim: { guards: { length: guards } }, clients: { length: clients } } as unknown as StealthRoom;
+}
+
+describe("the placement tally", () => {
+  it("a heavy room is pending on its host from placement until the host counts it, even if the host publishes in between", async () => {
+    const presence = new LocalPresence();
+    const hostRooms = new HostedRooms();
+    const host = new ProcessLoadBoard(presence, 1000, hostRooms, () => "b");
+    const matchmaker = new ProcessLoadBoard(presence, 1000, new HostedRooms(), () => "a");
+    const heavy = { guards: 384 };
+    const pendingOnHost = async () => pendingWeights(await matchmaker.readPlaced(), await matchmaker.readAll()).get("b") ?? 0;
+
+    await matchmaker.recordPlacement("b", heavy);
+    expect(await pendingOnHost()).toBeCloseTo(expectedWeight(heavy), 3);
+    // The host publishes while the create request is still on its way (or queued behind another room).
+    await host.publish();
+    expect(await pendingOnHost()).toBeCloseTo(expectedWeight(heavy), 3);
+    expect((await matchmaker.readAll()).get("b")?.weight).toBe(0);
+
+    // The request arrives and the room is built; from the next publication it counts in the weight, once.
+    hostRooms.requested(heavy);
+    hostRooms.add(roomWith(384, 0));
+    await host.publish();
+    expect(await pendingOnHost()).toBe(0);
+    expect((await matchmaker.readAll()).get("b")?.weight).toBe(roomWeight(384, 0));
+    await host.stop();
+    await matchmaker.stop();
+  });
+
+  it("a create the host refuses stops being pending all the same", async () => {
+    const presence = new LocalPresence();
+    const hostRooms = new HostedRooms();
+    const host = new ProcessLoadBoard(presence, 1000, hostRooms, () => "b");
+    await host.recordPlacement("b", { guards: 64 });
+    hostRooms.requested({ guards: 64 }); // then refused: never added
+    await host.publish();
+    expect(pendingWeights(await host.readPlaced(), await host.readAll()).get("b")).toBe(0);
+    await host.stop();
   });
 });
 
