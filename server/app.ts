@@ -102,15 +102,15 @@ export function createStealthServer(options: StealthServerOptions = {}) {
 function limitedRooms(base: typeof StealthRoom, limits: CreateLimits): typeof StealthRoom {
   return class LimitedStealthRoom extends base {
     override onCreate(options?: Parameters<StealthRoom["onCreate"]>[0]): void {
-      hostedRooms.requested(options);
-      limits.admit(this, requestAddress());
-      try {
-        outsideRequest(() => super.onCreate(options));
-      } catch (err) {
-        limits.release(this);
-        throw err;
-      }
-      hostedRooms.add(this);
+      hostedRooms.build(this, options, () => {
+        limits.admit(this, requestAddress());
+        try {
+          outsideRequest(() => super.onCreate(options));
+        } catch (err) {
+          limits.release(this);
+          throw err;
+        }
+      });
     }
 
     override onDispose(): void {

@@ -1,5 +1,6 @@
 import { matchMaker, type Presence } from "@colyseus/core";
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
+import type { EventLoopLag } from "../ops/eventLoopLag.js";
 import { processLoopLag } from "../ops/serverFigures.js";
 import { hostedRooms as thisProcessRooms, type HostedRooms } from "../rooms/hostedRooms.js";
 import { inRange } from "../../shared/validation/rangeChecks.js";
@@ -17,9 +18,15 @@ export interface ProcessLoad {
   processId: string;
   /** When it was published, ms since the epoch (`Date.now()`: the processes share no other clock). */
   at: number;
-  /** Share of wall time the event loop was busy over the last interval, 0..1 (`eventLoopUtilization`). */
+  /**
+   * Share of wall time the event loop was busy over the last interval, 0..1 (`eventLoopUtilization`),
+   * less the time spent building rooms: the load of playing them.
+   */
   busy: number;
-  /** Event-loop lag p99 over the last completed window, ms (0 before the first window ends). */
+  /**
+   * Event-loop lag p99 of the last completed window with no room build in it, ms (0 before there is
+   * one): the lag of playing the rooms, not of building them.
+   */
   lagP99Ms: number;
   /** Clients in its stealth rooms. */
   ccu: number;
@@ -64,26 +71,34 @@ function tallyOf(clientOptions: unknown): number {
 export class ProcessLoadBoard {
   private timer: NodeJS.Timeout | undefined;
   private lastElu: EventLoopUtilization = performance.eventLoopUtilization();
+  private lastBuildMs: number;
+  /** Loop-lag p99 of the last window with no room build in it, ms. */
+  private playLagP99 = 0;
   private publishing: Promise<void> = Promise.resolve();
   private stopped = false;
   private absorbed = 0;
   private readonly stopCounting: () => void;
+  private readonly rooms: HostedRooms;
+  private readonly lag: EventLoopLag;
+  private readonly processId: () => string;
 
   /**
    * @param presence the presence the matchmaker uses (Redis when scaled out)
    * @param intervalMs how often the figures are published, ms
-   * @param rooms this process's rooms and create requests (tests pass their own)
-   * @param processId this process's id (tests pass their own)
+   * @param sources where the figures come from: this process's by default (tests pass their own)
    * @default intervalMs 1000
    */
   constructor(
     private readonly presence: Presence,
     readonly intervalMs = 1000,
-    private readonly rooms: HostedRooms = thisProcessRooms,
-    private readonly processId: () => string = () => matchMaker.processId,
+    sources: { rooms?: HostedRooms; lag?: EventLoopLag; processId?: () => string } = {},
   ) {
     inRange("ProcessLoadBoard intervalMs", intervalMs, 50, Infinity, "milliseconds", "[)");
-    this.stopCounting = rooms.onCreateRequest((options) => {
+    this.rooms = sources.rooms ?? thisProcessRooms;
+    this.lag = sources.lag ?? processLoopLag();
+    this.processId = sources.processId ?? (() => matchMaker.processId);
+    this.lastBuildMs = this.rooms.buildMs;
+    this.stopCounting = this.rooms.onCreateRequest((options) => {
       this.absorbed += tallyOf(options);
     });
   }
@@ -132,8 +147,17 @@ export class ProcessLoadBoard {
    * both or neither.
    */
   measure(): ProcessLoad {
+    // Building a room stalls the loop for tens of ms; a burst of creates would make a process look
+    // saturated just when rooms are being placed. So build time is taken out of the busy share, and a lag
+    // window with a build in it is passed over (the last window without one stands).
     const elu = performance.eventLoopUtilization(this.lastElu);
     this.lastElu = performance.eventLoopUtilization();
+    const built = this.rooms.buildMs - this.lastBuildMs;
+    this.lastBuildMs = this.rooms.buildMs;
+    const wall = elu.active + elu.idle;
+    const busy = wall > 0 ? Math.max(0, elu.active - built) / wall : 0;
+    const window = this.lag.last;
+    if (window !== null && this.rooms.lastBuildEndedAt < window.endedAtMs - this.lag.windowSeconds * 1000) this.playLagP99 = window.p99;
     const rooms = this.rooms.list();
     let ccu = 0;
     let guards = 0;
@@ -147,8 +171,8 @@ export class ProcessLoadBoard {
     return {
       processId: this.processId(),
       at: Date.now(),
-      busy: Math.round(elu.utilization * 1000) / 1000,
-      lagP99Ms: processLoopLag().last?.p99 ?? 0,
+      busy: Math.round(busy * 1000) / 1000,
+      lagP99Ms: this.playLagP99,
       ccu,
       rooms: rooms.length,
       guards,

@@ -2,6 +2,7 @@ import { LocalPresence } from "@colyseus/core";
 import { describe, expect, it } from "vitest";
 import { HostedRooms } from "../../server/rooms/hostedRooms.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
+import type { EventLoopLag, LagWindow } from "../../server/ops/eventLoopLag.js";
 import { pendingWeights, pickProcess, type Candidate } from "../../server/scaleOut/placement.js";
 import { expectedWeight, ProcessLoadBoard, roomWeight, type ProcessLoad } from "../../server/scaleOut/processLoad.js";
 import { checkPublicAddress, checkRedisUrl, derivedPublicAddress } from "../../server/scaleOut/scaleOut.js";
@@ -70,8 +71,8 @@ describe("the placement tally", () => {
   it("a heavy room is pending on its host from placement until the host counts it, even if the host publishes in between", async () => {
     const presence = new LocalPresence();
     const hostRooms = new HostedRooms();
-    const host = new ProcessLoadBoard(presence, 1000, hostRooms, () => "b");
-    const matchmaker = new ProcessLoadBoard(presence, 1000, new HostedRooms(), () => "a");
+    const host = new ProcessLoadBoard(presence, 1000, { rooms: hostRooms, processId: () => "b" });
+    const matchmaker = new ProcessLoadBoard(presence, 1000, { rooms: new HostedRooms(), processId: () => "a" });
     const heavy = { guards: 384 };
     const pendingOnHost = async () => pendingWeights(await matchmaker.readPlaced(), await matchmaker.readAll()).get("b") ?? 0;
 
@@ -83,8 +84,7 @@ describe("the placement tally", () => {
     expect((await matchmaker.readAll()).get("b")?.weight).toBe(0);
 
     // The request arrives and the room is built; from the next publication it counts in the weight, once.
-    hostRooms.requested(heavy);
-    hostRooms.add(roomWith(384, 0));
+    hostRooms.build(roomWith(384, 0), heavy, () => undefined);
     await host.publish();
     expect(await pendingOnHost()).toBe(0);
     expect((await matchmaker.readAll()).get("b")?.weight).toBe(roomWeight(384, 0));
@@ -95,12 +95,51 @@ describe("the placement tally", () => {
   it("a create the host refuses stops being pending all the same", async () => {
     const presence = new LocalPresence();
     const hostRooms = new HostedRooms();
-    const host = new ProcessLoadBoard(presence, 1000, hostRooms, () => "b");
+    const host = new ProcessLoadBoard(presence, 1000, { rooms: hostRooms, processId: () => "b" });
     await host.recordPlacement("b", { guards: 64 });
-    hostRooms.requested({ guards: 64 }); // then refused: never added
+    expect(() =>
+      hostRooms.build(roomWith(64, 0), { guards: 64 }, () => {
+        throw new RangeError("refused");
+      }),
+    ).toThrow("refused");
+    expect(hostRooms.size).toBe(0);
     await host.publish();
     expect(pendingWeights(await host.readPlaced(), await host.readAll()).get("b")).toBe(0);
     await host.stop();
+  });
+});
+
+describe("a process's published load", () => {
+  it("building rooms does not make a process look saturated: build time leaves the busy share, and lag windows with a build are passed over", () => {
+    const rooms = new HostedRooms();
+    const lag = { windowSeconds: 5, last: null as LagWindow | null };
+    const board = new ProcessLoadBoard(new LocalPresence(), 1000, { rooms, lag: lag as unknown as EventLoopLag, processId: () => "b" });
+    const window = (endedAtMs: number, p99: number) => ({ seq: 1, endedAtMs, p50: 1, p99, max: p99, samples: 500, distribution: [] });
+
+    // A heavy build holds the loop for 300 ms.
+    rooms.build(roomWith(512, 0), { guards: 512 }, () => {
+      const until = performance.now() + 300;
+      while (performance.now() < until);
+    });
+    lag.last = window(performance.now(), 180);
+    const during = board.measure();
+    expect(during.busy).toBeLessThan(0.3);
+    expect(during.lagP99Ms).toBe(0);
+    expect(during.weight).toBe(roomWeight(512, 0));
+
+    // A whole window after the build: its lag counts. A later window with a build keeps that figure.
+    lag.last = window(rooms.lastBuildEndedAt + 5001, 4);
+    expect(board.measure().lagP99Ms).toBe(4);
+    rooms.build(roomWith(8, 0), { guards: 8 }, () => undefined);
+    lag.last = window(performance.now(), 150);
+    expect(board.measure().lagP99Ms).toBe(4);
+  });
+
+  it("a loop busy playing its rooms is reported busy", () => {
+    const board = new ProcessLoadBoard(new LocalPresence(), 1000, { rooms: new HostedRooms(), processId: () => "b" });
+    const until = performance.now() + 200;
+    while (performance.now() < until);
+    expect(board.measure().busy).toBeGreaterThan(0.7);
   });
 });
 
