@@ -1,14 +1,16 @@
 // How far bodies move in one simulation step, against the simulation's top speed, which the stealth
-// room's culling assumes (the fastest configured speed x 1.1): 25 players walking at random, often into
-// guards, in a 64-guard compound room, for 6000 steps (5 minutes of game time). An entity moving faster
-// than the culling assumes can enter a view a tick late at the range edge (a pop-in), unless it moved far
-// enough to count as a teleport (twice the assumed step); the simulation cuts collision pushes back to the
-// top speed so that it cannot, and this counts what got past.
+// room's culling assumes (the fastest configured speed x 1.1): 25 players, each joined at a named spawn as
+// the load test's bots are, walking at random (often into guards, now and then standing still) in a
+// 64-guard compound room, for 6000 steps (5 minutes of game time). An entity moving faster than the
+// culling assumes can enter a view a tick late at the range edge (a pop-in), unless the move is taken for
+// a teleport: longer than twice the assumed step, or declared (the room declares every respawn). The
+// simulation cuts collision pushes back to the top speed; this counts what got past, and how many
+// respawns were too short to be told from a walk by their length alone.
 //
 //   npx tsx loadtest/profiling/stepSpeeds.ts
 //
-// Prints one JSON line: the assumed step, the longest step below the teleport threshold and whose it was,
-// and how many body-steps exceeded the assumed step or the teleport threshold (respawns are among the latter).
+// Prints one JSON line: the assumed step, the longest walked step and whose it was, how many walked
+// body-steps exceeded the assumed step or the teleport threshold, and the respawns, all and short.
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { seededRandom } from "../../shared/seededRandom.js";
@@ -23,8 +25,10 @@ const random = seededRandom(7);
 const players: string[] = [];
 for (let i = 0; i < PLAYERS; i++) {
   players.push(`p${i}`);
-  sim.addPlayer(`p${i}`);
+  sim.addPlayer(`p${i}`, { spawn: map.spawns[i % map.spawns.length]!.name });
 }
+const respawned = new Set<string>();
+sim.onTeleport = (id) => respawned.add(id);
 
 const positions = () => {
   const at = new Map<string, { x: number; y: number }>();
@@ -38,21 +42,30 @@ let overTeleport = 0;
 let longest = 0;
 let longestBy = "";
 let bodySteps = 0;
+let respawns = 0;
+let shortRespawns = 0;
 for (let t = 0; t < STEPS; t++) {
-  // A new random heading every second, at walking speed.
+  // A new heading every second at walking speed; one player in ten stands still for that second.
   if (t % 20 === 0) {
     for (const id of players) {
       const a = random() * 2 * Math.PI;
-      sim.setMotion(id, { vx: Math.cos(a) * sim.movement.walkSpeed, vy: Math.sin(a) * sim.movement.walkSpeed, facing: a, crouch: false });
+      const speed = random() < 0.1 ? 0 : sim.movement.walkSpeed;
+      sim.setMotion(id, { vx: Math.cos(a) * speed, vy: Math.sin(a) * speed, facing: a, crouch: false });
     }
   }
+  respawned.clear();
   sim.step();
   const after = positions();
   for (const [id, p] of after) {
     const q = before.get(id);
     if (q === undefined) continue;
-    bodySteps++;
     const d = Math.hypot(p.x - q.x, p.y - q.y);
+    if (respawned.has(id)) {
+      respawns++;
+      if (d <= 2 * assumedStep) shortRespawns++;
+      continue;
+    }
+    bodySteps++;
     if (d > 2 * assumedStep) {
       overTeleport++;
       continue;
@@ -66,4 +79,4 @@ for (let t = 0; t < STEPS; t++) {
   }
   before = after;
 }
-console.log(JSON.stringify({ assumedSpeed, assumedStep, longestBelowTeleport: longest, longestBy, overAssumed, overTeleport, bodySteps }));
+console.log(JSON.stringify({ assumedSpeed, assumedStep, longestWalked: longest, longestBy, overAssumed, overTeleport, bodySteps, respawns, shortRespawns }));

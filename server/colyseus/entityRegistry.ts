@@ -7,11 +7,14 @@ export interface EntityRecord {
   readonly instance: Schema;
   /** Its index in the dense array (for allocation-free updates). */
   index: number;
+  /** Its next position read is a teleport (see `SightlinePlugin.teleported`). */
+  teleported: boolean;
 }
 
 /** Where entities are moved to. @internal */
 export interface EntityMover {
   moveEntity(id: string, x: number, y: number): void;
+  teleportEntity(id: string, x: number, y: number): void;
 }
 
 /**
@@ -40,7 +43,7 @@ export class EntityRegistry {
   }
 
   add(id: string, instance: Schema): EntityRecord {
-    const record: EntityRecord = { id, instance, index: this.records.length };
+    const record: EntityRecord = { id, instance, index: this.records.length, teleported: false };
     this.byId.set(id, record);
     this.records.push(record);
     return record;
@@ -63,8 +66,12 @@ export class EntityRegistry {
     for (let i = 0; i < this.records.length; i++) {
       const r = this.records[i]!;
       this.read(r.instance, at);
-      if (Number.isFinite(at.x) && Number.isFinite(at.y)) to.moveEntity(r.id, at.x, at.y);
-      else {
+      if (Number.isFinite(at.x) && Number.isFinite(at.y)) {
+        if (r.teleported) {
+          r.teleported = false;
+          to.teleportEntity(r.id, at.x, at.y);
+        } else to.moveEntity(r.id, at.x, at.y);
+      } else {
         count++;
         bad ??= r;
       }

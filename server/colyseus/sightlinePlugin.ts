@@ -144,6 +144,21 @@ export class SightlinePlugin extends RoomPlugin {
     }
   }
 
+  /**
+   * Tells the culling that the entity was put where its instance now says (a respawn, a portal, a blink)
+   * rather than walked there at up to `maxSpeed`: the next update takes the move as a teleport (see
+   * `ViewCulling.teleportEntity`). Call it when you move the instance. A move longer than
+   * `teleportDistance` counts as one anyway; a shorter one (a player caught a step from its spawn) breaks
+   * the speed bound the look-ahead rests on unless declared, and the audit reports the pop-ins it causes.
+   * Throws a RangeError for an unknown id.
+   */
+  teleported(id: string): void {
+    this.started();
+    const record = this.entities.get(id);
+    if (record === undefined) fail("SightlinePlugin.teleported id", "is not an entity", id);
+    record.teleported = true;
+  }
+
   /** Moves an entity to another team (or none; a character needs one); views follow at the next update. */
   setTeam(id: string, team: string | undefined): void {
     this.started().setTeam(id, team);

@@ -24,6 +24,7 @@ export interface ClientViews {
   readonly totals: { adds: number; removes: number; clientUpdates: number };
   addEntity(id: string, entity: CullingEntity): void;
   moveEntity(id: string, x: number, y: number): void;
+  teleportEntity(id: string, x: number, y: number): void;
   setTeam(id: string, team: string | undefined): void;
   removeEntity(id: string): void;
   addClient(clientId: string, characterId: string): void;

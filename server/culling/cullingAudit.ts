@@ -12,8 +12,9 @@ export interface CullingAuditOptions {
   /** The linger of the views audited, ticks. */
   lingerTicks: number;
   /**
-   * Per-tick displacement (meters) beyond which an entity counts as teleported (a respawn): for the
-   * ticks its clients need to hear of it, pop-ins involving it are not counted.
+   * Per-tick displacement (meters) beyond which an entity counts as teleported (a respawn), as does a
+   * move declared a teleport however short: for the ticks its clients need to hear of it, pop-ins
+   * involving it are not counted.
    */
   teleportDistance: number;
   /**
@@ -257,7 +258,9 @@ export class CullingAudit {
       if (last === undefined) {
         this.lastAt.set(id, { x: s.x, y: s.y, teleportedAt: this.tick });
       } else {
-        if ((s.x - last.x) ** 2 + (s.y - last.y) ** 2 > this.options.teleportDistance ** 2) last.teleportedAt = this.tick;
+        // A declared teleport can be short (caught a step from the spawn), yet no look-ahead covers it either.
+        const jumped = (s.x - last.x) ** 2 + (s.y - last.y) ** 2 > this.options.teleportDistance ** 2;
+        if (jumped || this.sight.wasPlaced(id)) last.teleportedAt = this.tick;
         last.x = s.x;
         last.y = s.y;
       }

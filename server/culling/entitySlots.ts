@@ -44,6 +44,13 @@ export class EntitySlots {
   jumped = new Uint8Array(0);
   /** 1 for a slot whose entity changed team since the last update. */
   regrouped = new Uint8Array(0);
+  /** 1 for a slot whose entity was declared put where it is ({@link place}) since the last update. */
+  private placing = new Uint8Array(0);
+  /**
+   * 1 for a slot whose last move was declared a teleport, as of the last update: a respawn or a portal
+   * may be shorter than `teleportDistance`, yet it is no walk, and no look-ahead covers it.
+   */
+  placed = new Uint8Array(0);
 
   /**
    * Gives an entity a slot (growing the capacity when none is free), on no team yet; returns the slot.
@@ -61,6 +68,8 @@ export class EntitySlots {
     this.lastY[slot] = y;
     this.jumped[slot] = 0;
     this.regrouped[slot] = 0;
+    this.placing[slot] = 0;
+    this.placed[slot] = 0;
     // A new entity in a reused slot must not inherit anyone's memory of the old one.
     this.generation[slot]!++;
     if (radius > this.maxRadius) this.maxRadius = radius;
@@ -75,6 +84,13 @@ export class EntitySlots {
     if (slot === undefined) return false;
     this.x[slot] = x;
     this.y[slot] = y;
+    return true;
+  }
+
+  /** Moves an entity and declares the move a teleport, meters; false (and nothing moved) for an unknown id. */
+  place(id: string, x: number, y: number): boolean {
+    if (!this.move(id, x, y)) return false;
+    this.placing[this.slotById.get(id)!] = 1;
     return true;
   }
 
@@ -102,7 +118,7 @@ export class EntitySlots {
 
   /**
    * Adds each entity's step since the previous update to its odometer and flags those that must not
-   * linger: a step longer than `teleportDistance` (meters), or a team change.
+   * linger: a step longer than `teleportDistance` (meters) or declared a teleport, or a team change.
    */
   advance(teleportDistance: number): void {
     for (let s = 0; s < this.capacity; s++) {
@@ -111,7 +127,10 @@ export class EntitySlots {
       const dy = this.y[s]! - this.lastY[s]!;
       const step = Math.sqrt(dx * dx + dy * dy);
       this.odometer[s]! += step;
-      this.jumped[s] = step > teleportDistance || this.regrouped[s] === 1 ? 1 : 0;
+      const placed = this.placing[s]!;
+      this.placed[s] = placed;
+      this.placing[s] = 0;
+      this.jumped[s] = step > teleportDistance || placed === 1 || this.regrouped[s] === 1 ? 1 : 0;
       this.regrouped[s] = 0;
       this.lastX[s] = this.x[s]!;
       this.lastY[s] = this.y[s]!;
@@ -138,6 +157,8 @@ export class EntitySlots {
     this.odometer = resize(this.odometer, (n) => new Float64Array(n));
     this.jumped = resize(this.jumped, (n) => new Uint8Array(n));
     this.regrouped = resize(this.regrouped, (n) => new Uint8Array(n));
+    this.placing = resize(this.placing, (n) => new Uint8Array(n));
+    this.placed = resize(this.placed, (n) => new Uint8Array(n));
     for (let s = cap - 1; s >= old; s--) this.free.push(s);
     this.ids.length = cap;
     this.capacity = cap;

@@ -39,6 +39,11 @@ export class EverythingInView implements ClientViews {
     if (!this.entities.has(id)) fail("ViewCulling.moveEntity id", "is not an entity", id);
   }
 
+  /** Every view holds every entity, so a teleport is just a move. */
+  teleportEntity(id: string, _x: number, _y: number): void {
+    if (!this.entities.has(id)) fail("ViewCulling.teleportEntity id", "is not an entity", id);
+  }
+
   setTeam(id: string, _team: string | undefined): void {
     if (!this.entities.has(id)) fail("ViewCulling.setTeam id", "is not an entity", id);
   }

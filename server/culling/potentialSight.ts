@@ -72,6 +72,14 @@ export class PotentialSight {
     return this.slots.move(id, x, y);
   }
 
+  /**
+   * Moves an entity and declares the move a teleport (see {@link teleported}), meters; false (and nothing
+   * moved) for an unknown id. The caller has validated the numbers.
+   */
+  placeEntity(id: string, x: number, y: number): boolean {
+    return this.slots.place(id, x, y);
+  }
+
   /** Moves an entity to another team (or none). Its slot and generation stay: views keep tracking it. */
   setTeam(id: string, team: string | undefined): void {
     const slot = this.slots.slotOf(id);
@@ -146,10 +154,17 @@ export class PotentialSight {
 
   /**
    * Whether the entity in `slot` must leave, at once, the views it stopped qualifying for at the last
-   * update: it was put somewhere (a respawn) rather than walked there, or it changed team.
+   * update: it was put somewhere (a respawn: declared, or farther than the teleport distance) rather than
+   * walked there, or it changed team.
    */
   teleported(slot: number): boolean {
     return this.slots.jumped[slot] === 1;
+  }
+
+  /** Whether the entity's move before the last update was declared a teleport ({@link placeEntity}). */
+  wasPlaced(id: string): boolean {
+    const slot = this.slots.slotOf(id);
+    return slot >= 0 && this.slots.placed[slot] === 1;
   }
 
   /** Changes whenever the slot is freed or given to another entity. */

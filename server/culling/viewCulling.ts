@@ -239,6 +239,23 @@ export class ViewCulling implements ClientViews {
   }
 
   /**
+   * Moves an entity to (x, y), meters, and declares the move a teleport: a respawn, a portal, a blink,
+   * anything that is not walking at up to `maxSpeed`. At the next update it leaves at once the views it no
+   * longer qualifies for (lingering would send its new spot to clients that cannot see it there), and the
+   * audit excuses the pop-ins it causes while the news travels: no look-ahead covers a jump. A move longer
+   * than {@link teleportDistance} in one update counts as a teleport anyway; a shorter one (a player
+   * caught a step from its spawn) counts only when declared, and undeclared it breaks the speed bound the
+   * look-ahead rests on, which the audit reports as pop-ins. Throws a RangeError like {@link moveEntity}.
+   */
+  teleportEntity(id: string, x: number, y: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) {
+      finite("ViewCulling.teleportEntity x", x);
+      finite("ViewCulling.teleportEntity y", y);
+    }
+    if (!this.sight.placeEntity(id, x, y)) fail("ViewCulling.teleportEntity id", "is not an entity", id);
+  }
+
+  /**
    * Moves an entity to another team (or none; a character needs one). Clients whose character it is
    * follow: at the next update their views drop, at once, what the new team does not qualify for.
    */

@@ -248,16 +248,54 @@ export class PackedOccluders {
   }
 
   /**
-   * The fast path's {@link occlusionClearance} of piece `k`: -Infinity when it hides all of disc B from all
-   * of disc A, otherwise a lower bound (>= `threshold`, meters) on its {@link margin}.
+   * The fast path of {@link margin}: -Infinity when piece `k` hides all of disc B from the eye disc A,
+   * otherwise a lower bound (>= `threshold`, meters) on its margin.
    */
   clearance(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number, threshold: number): number {
-    return occlusionClearance(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, this.winding[k]!, ax, ay, ra, bx, by, rb, threshold);
+    const c = occlusionClearance(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, this.winding[k]!, ax, ay, ra, bx, by, rb, threshold);
+    if (c >= threshold) return c;
+    const inside = -this.outside(k, ax, ay);
+    return inside >= threshold ? inside : -Infinity;
   }
 
-  /** {@link occlusionMargin} of piece `k` between disc A and disc B: <= 0 means it hides all of B from all of A. */
+  /**
+   * Whether piece `k` hides disc B from the eye disc A (centre (ax, ay)): the {@link occlusionMargin} of the
+   * two discs, <= 0 when every segment between them crosses the piece, except that an eye whose centre is
+   * inside the piece sees out of it, as sight rays do (a door shut on a guard, a character put into a
+   * wall): the margin is never below minus the piece's {@link outside} distance. Both terms are 1-Lipschitz
+   * in the centres, so the result is too (the culling's travel allowances rest on that).
+   */
   margin(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number): number {
-    return occlusionMargin(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, ax, ay, ra, bx, by, rb, undefined, this.winding[k]!);
+    const m = occlusionMargin(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, ax, ay, ra, bx, by, rb, undefined, this.winding[k]!);
+    if (m >= 0) return m;
+    const inside = -this.outside(k, ax, ay);
+    return inside > m ? inside : m;
+  }
+
+  /**
+   * How far (meters) the point is outside piece `k` as sight rays see it: <= 0 inside a polygon (its bare
+   * outline, as {@link cast} tests it) or a circle, whose rays from inside it do not hit; Infinity for a
+   * segment, which has no inside and blocks from both sides. Outside a polygon it is the largest distance
+   * past any edge's line, a lower bound on the distance to it: 1-Lipschitz in the point, either way.
+   */
+  outside(k: number, x: number, y: number): number {
+    const start = this.start[k]!;
+    const n = this.count[k]!;
+    const xs = this.xs;
+    const ys = this.ys;
+    if (n === 1) return Math.sqrt((x - xs[start]!) ** 2 + (y - ys[start]!) ** 2) - this.radius[k]!;
+    if (n === 2) return Infinity;
+    // The unit outward normals the ray casts use.
+    const corners = this.vertices[k]!;
+    const normals = this.normals[k]!;
+    let most = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const v = corners[i]!;
+      const u = normals[i]!;
+      const d = u.x * (x - v.x) + u.y * (y - v.y);
+      if (d > most) most = d;
+    }
+    return most;
   }
 
   private nextStamp(): number {

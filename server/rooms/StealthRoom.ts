@@ -17,7 +17,7 @@ import { DEFAULT_ROOM_SETTINGS, extraGuardsFor, type StealthRoomSettings } from 
 import { RoomStats } from "../ops/roomStats.js";
 import { asksToSpectate, Spectators } from "./spectators.js";
 import { StateMirror } from "./stateMirror.js";
-import { cullingFor, declarePlayer, declareScenery } from "./stealthViews.js";
+import { cullingFor, declarePlayer, declareScenery, followTeleports } from "./stealthViews.js";
 
 export { DEFAULT_ROOM_SETTINGS, type StealthRoomSettings } from "./roomSettings.js";
 
@@ -77,6 +77,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.hygiene = new FrameHygiene(this.stats, () => this.now(), () => this.maxMessagesPerSecond);
     this.plugins.sightline.start({ ...cullingFor(this.sim, s.culling, s.cullingEnabled !== false), pingIntervalMs: s.pingIntervalMs });
     declareScenery(this.plugins.sightline, this.sim, this.state);
+    followTeleports(this.plugins.sightline, this.sim);
     this.state.map = map.name;
     void this.setMetadata({ map: map.name });
 

@@ -55,6 +55,14 @@ export function cullingFor(sim: StealthSimulation, options: CullingOptions, enab
   };
 }
 
+/**
+ * Tells the culling of every respawn: one a step from where the player was caught is no walk either, and
+ * taken for one it would break the speed bound the look-ahead rests on.
+ */
+export function followTeleports(plugin: Pick<SightlinePlugin, "teleported">, sim: StealthSimulation): void {
+  sim.onTeleport = (id) => plugin.teleported(id);
+}
+
 /** Declares the map's guards and cameras (already in `state`): their sight ranges raise the culling range. */
 export function declareScenery(plugin: Pick<SightlinePlugin, "addEntity">, sim: StealthSimulation, state: StealthState): void {
   for (const g of sim.guards) plugin.addEntity(g.id, state.guards.get(g.id)!, { radius: sim.characterRadius, sightRange: g.placement.range });

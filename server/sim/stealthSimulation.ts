@@ -130,6 +130,12 @@ export class StealthSimulation {
   readonly players = new Map<string, SimPlayer>();
   /** Steps taken. */
   tick = 0;
+  /**
+   * Called with a player's id each time it is put somewhere rather than walked there (a respawn, however
+   * close to where it was), after its body moved: whoever tracks motion by speed (the room's culling)
+   * must not take it for a walk.
+   */
+  onTeleport: (id: string) => void = () => {};
 
   private readonly exits: Body[];
   private readonly crouchVisibility: number;
@@ -242,6 +248,7 @@ export class StealthSimulation {
     p.body.setLinearVelocity(Vec2(0, 0));
     p.vx = 0;
     p.vy = 0;
+    this.onTeleport(id);
   }
 
   /** Advances one tick (1 / tickRate seconds). */

@@ -139,6 +139,29 @@ describe("sightline/colyseus: culling in your own room", () => {
     expect((b.state as any).units.has(a.sessionId)).toBe(true);
   });
 
+  it("an entity declared teleported a step away leaves at once the views it no longer qualifies for; one walked there lingers", async () => {
+    // No round trip widens the look-ahead: 8 m/s x 0.05 s = 0.4 m, so a view reaches 20 + 0.8 + 0.5 = 21.3 m.
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", { roundTripCap: 0 });
+    const red = await colyseus.connectTo(room, { team: "red", x: 0.5, y: 20 });
+    // Both in line with the doorway, 21 m away: in view.
+    const respawned = addSentry(room, "respawned", 21.5, 20);
+    const walked = addSentry(room, "walked", 21.5, 20.2);
+    await patches(room, 3);
+    const plugin = room.plugins.sightline;
+    expect(plugin.has(red.sessionId, "respawned")).toBe(true);
+    expect(plugin.has(red.sessionId, "walked")).toBe(true);
+    // 0.6 m each, short of the 0.8 m a move needs to be taken for a teleport by its length alone.
+    respawned.x = 22.1;
+    plugin.teleported("respawned");
+    walked.x = 22.1;
+    // The update that takes both moves: from it on, the walked one no longer qualifies.
+    await until(room, () => !plugin.culling!.qualifies(red.sessionId, "walked"), 5);
+    expect(plugin.culling!.qualifies(red.sessionId, "walked")).toBe(false);
+    expect(plugin.has(red.sessionId, "walked")).toBe(true);
+    expect(plugin.has(red.sessionId, "respawned")).toBe(false);
+    expect(() => plugin.teleported("nobody")).toThrow(/SightlinePlugin.teleported id is not an entity/);
+  });
+
   it("owner-only fields of a character taken mid-session arrive at once, though they never change, and reach no one else", async () => {
     const room = await colyseus.createRoom<BunkerRoom>("bunker", {});
     const a = await colyseus.connectTo(room, { team: "red", x: 2, y: 10, secret: 11 });

@@ -126,6 +126,67 @@ describe("culling in your own game", () => {
     expect(walkerLeft - lastQualified).toBe(culling.lingerTicks + 1);
   });
 
+  it("a character shut inside a wall sees out of it, as sight rays do, and keeps in view what it sees", () => {
+    const occluders = new Occluders();
+    const { culling, update } = culled(occluders);
+    culling.addEntity("watcher", { x: 0, y: 0, radius: 0.4, team: "red", character: true });
+    culling.addEntity("enemy", { x: 6, y: 0, radius: 0.4, team: "blue", character: true });
+    culling.addClient("watcher", "watcher");
+    culling.addClient("enemy", "enemy");
+    update();
+    expect(culling.has("watcher", "enemy")).toBe(true);
+    expect(culling.has("enemy", "watcher")).toBe(true);
+    // A door slides shut over the watcher: a 3 m block it now stands in the middle of.
+    occluders.addRectangle(-1.5, -1.5, 3, 3);
+    for (let i = 0; i < 10; i++) update();
+    expect(culling.has("watcher", "enemy")).toBe(true);
+    // From outside, the same block hides the watcher's whole body: the enemy's view lets it go.
+    expect(culling.has("enemy", "watcher")).toBe(false);
+  });
+
+  it("a respawn a step away leaves at once when declared a teleport, and lingers when walked", () => {
+    const { culling, update } = culled(new Occluders(), { lingerSeconds: 0.25 });
+    culling.addEntity("watcher", { x: 0, y: 0, radius: 0.4, team: "red", character: true });
+    culling.addEntity("walked", { x: 20.7, y: 0, radius: 0.4 });
+    culling.addEntity("respawned", { x: 0, y: 20.7, radius: 0.4 });
+    culling.addClient("watcher", "watcher");
+    culling.setRoundTrip("watcher", 0);
+    update();
+    // 20.7 m is inside the view's reach, 20 m + 2 x 0.2 m look-ahead + 0.4 m body: both are in view.
+    expect(culling.has("watcher", "walked")).toBe(true);
+    expect(culling.has("watcher", "respawned")).toBe(true);
+    // 0.3 m in one update is within the 0.4 m a teleport needs to be noticed by distance alone.
+    culling.moveEntity("walked", 21, 0);
+    culling.teleportEntity("respawned", 0, 21);
+    update();
+    expect(culling.qualifies("watcher", "walked")).toBe(false);
+    expect(culling.has("watcher", "walked")).toBe(true);
+    expect(culling.has("watcher", "respawned")).toBe(false);
+  });
+
+  it("a short respawn breaks the speed bound: the audit reports the pop-in it causes unless it is declared a teleport", () => {
+    const popInsAfterJump = (declared: boolean) => {
+      const culling = new ViewCulling({ occluders: new Occluders(), tickSeconds: TICK, maxSpeed: SPEED, audit: true });
+      culling.addEntity("watcher", { x: 0, y: 0, radius: 0.4, team: "red", character: true });
+      culling.addEntity("enemy", { x: 20.9, y: 0, radius: 0.4, team: "blue", character: true });
+      culling.addClient("watcher", "watcher");
+      // A 10 ms round trip: the client holds the view of one update ago, sent with a 0.22 m look-ahead.
+      culling.setRoundTrip("watcher", 10);
+      for (let i = 0; i < 5; i++) culling.update();
+      expect(culling.has("watcher", "enemy")).toBe(false);
+      // The enemy walks one step closer while the watcher is put back 0.39 m towards it (caught near
+      // its spawn): 20.31 m apart, in plain sight, and no earlier view could have held the enemy.
+      culling.moveEntity("enemy", 20.7, 0);
+      if (declared) culling.teleportEntity("watcher", 0.39, 0);
+      else culling.moveEntity("watcher", 0.39, 0);
+      culling.update();
+      expect(culling.has("watcher", "enemy")).toBe(true);
+      return culling.audit!.counts.popIns;
+    };
+    expect(popInsAfterJump(false)).toBe(1);
+    expect(popInsAfterJump(true)).toBe(0);
+  });
+
   it("a team change moves the view to the new team at once, with nothing of the old one lingering", () => {
     const { culling, update } = culled(twoRooms(), { lingerSeconds: 1 });
     culling.addEntity("spy", { x: 5, y: 2, radius: 0.4, team: "red", character: true });
@@ -196,18 +257,28 @@ describe("culling in your own game", () => {
     expect(culling.range).toBe(20);
   });
 
-  it("randomized: walkers, respawns, team changes, walls coming and going, round trips of 0-120 ms: no leak, no pop-in, no miss", () => {
+  it("randomized: walkers, respawns far and near, team changes, walls coming and going, round trips of 0-120 ms: no leak, no pop-in, no miss", () => {
     let audited = 0;
     let churn = 0;
     for (const seed of [3, 4]) {
       const random = seededRandom(seed);
       const occluders = new Occluders();
-      const walls: number[] = [];
+      // Each wall with its shape: walkers do not walk into walls (they are solid), though a wall may
+      // appear around one, and a respawn may put one inside a wall.
+      const walls: { id: number; inside: (x: number, y: number) => boolean }[] = [];
       const addWall = () => {
         const x = random() * 40;
         const y = random() * 40;
-        walls.push(random() < 0.7 ? occluders.addRectangle(x, y, 0.3 + random() * 4, 0.3 + random() * 0.8) : occluders.addCircle(x, y, 0.3 + random()));
+        if (random() < 0.7) {
+          const w = 0.3 + random() * 4;
+          const h = 0.3 + random() * 0.8;
+          walls.push({ id: occluders.addRectangle(x, y, w, h), inside: (px, py) => px >= x && px <= x + w && py >= y && py <= y + h });
+        } else {
+          const r = 0.3 + random();
+          walls.push({ id: occluders.addCircle(x, y, r), inside: (px, py) => (px - x) ** 2 + (py - y) ** 2 <= r * r });
+        }
       };
+      const inWall = (x: number, y: number) => walls.some((w) => w.inside(x, y));
       for (let i = 0; i < 40; i++) addWall();
       const { culling, update } = culled(occluders, { audit: true });
       const walkers: { id: string; x: number; y: number; vx: number; vy: number }[] = [];
@@ -233,16 +304,29 @@ describe("culling in your own game", () => {
             w.vx = Math.cos(a) * v;
             w.vy = Math.sin(a) * v;
           }
-          w.x = Math.min(40, Math.max(0, w.x + w.vx * TICK));
-          w.y = Math.min(40, Math.max(0, w.y + w.vy * TICK));
-          if (random() < 0.002) {
-            w.x = random() * 40; // a respawn
+          const x = Math.min(40, Math.max(0, w.x + w.vx * TICK));
+          const y = Math.min(40, Math.max(0, w.y + w.vy * TICK));
+          if (!inWall(x, y) || inWall(w.x, w.y)) {
+            w.x = x;
+            w.y = y;
+          }
+          const jump = random();
+          if (jump < 0.002) {
+            w.x = random() * 40; // a respawn, far enough to be noticed as one
             w.y = random() * 40;
+          } else if (jump < 0.006) {
+            // A respawn a step or two away (caught near its spawn), declared.
+            const a = random() * 2 * Math.PI;
+            const k = random();
+            w.x = Math.min(40, Math.max(0, w.x + Math.cos(a) * 2 * SPEED * TICK * k));
+            w.y = Math.min(40, Math.max(0, w.y + Math.sin(a) * 2 * SPEED * TICK * k));
+            culling.teleportEntity(w.id, w.x, w.y);
+            continue;
           }
           culling.moveEntity(w.id, w.x, w.y);
         }
         if (random() < 0.05) addWall();
-        if (random() < 0.05 && walls.length > 0) occluders.remove(walls.splice(Math.floor(random() * walls.length), 1)[0]!);
+        if (random() < 0.05 && walls.length > 0) occluders.remove(walls.splice(Math.floor(random() * walls.length), 1)[0]!.id);
         if (random() < 0.01) culling.setTeam(`p${Math.floor(random() * 9)}`, teams[Math.floor(random() * 3)]);
         churn += update().adds;
       }

@@ -1,12 +1,12 @@
 import { attachToTestRoom, type Client } from "@colyseus/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SightlinePlugin } from "sightline/colyseus";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { PlayerState, StealthState } from "../../shared/schema.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { RoomStats } from "../../server/ops/roomStats.js";
 import { StateMirror } from "../../server/rooms/stateMirror.js";
-import { cullingFor, declarePlayer, declareScenery, type CullingOptions } from "../../server/rooms/stealthViews.js";
+import { cullingFor, declarePlayer, declareScenery, followTeleports, type CullingOptions } from "../../server/rooms/stealthViews.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { blocksSight } from "../../server/planck/fixtureOpacity.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
@@ -23,6 +23,7 @@ function culled(sim: StealthSimulation, options: CullingOptions = {}, enabled = 
   attachToTestRoom(plugin, { patchRate: 50, roomId: "test", clients: { getById: () => undefined } } as never);
   plugin.start({ ...cullingFor(sim, { audit: true, ...options }, enabled), roundTrip: (id) => roundTrips.get(id) });
   declareScenery(plugin, sim, state);
+  followTeleports(plugin, sim);
   const declare = (id: string) => {
     if (state.players.has(id)) return;
     const ps = new PlayerState();
@@ -159,6 +160,19 @@ describe("anti-wallhack culling", () => {
     expect(culling.culling.qualifies("watcher", "enemy")).toBe(false);
     expect(culling.has("watcher", "enemy")).toBe(false);
     expect(culling.audit!.counts.leaks, culling.audit!.failures.join("\n")).toBe(0);
+    sim.dispose();
+  });
+
+  it("a player caught on its own spawn is handed to the culling as teleported, though it moved less than a step", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("p", { spawn: "front" }); // 3 m in front of the guard, who comes and catches it there
+    const { culling, step, plugin } = culled(sim);
+    culling.addClient("p");
+    const told = vi.spyOn(plugin, "teleported");
+    for (let i = 0; i < 200 && sim.players.get("p")!.caught === 0; i++) step();
+    expect(sim.players.get("p")!.caught).toBe(1);
+    expect(told.mock.calls).toEqual([["p"]]);
+    expect(culling.audit!.counts, culling.audit!.failures.join("\n")).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
     sim.dispose();
   });
 

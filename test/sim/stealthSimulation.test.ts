@@ -50,6 +50,26 @@ describe("guards, cameras and the round", () => {
     expect([at.x, at.y]).toEqual([7, 5]);
   });
 
+  it("a player caught standing on its spawn is put back within a step of where it was, and the respawn is announced as a teleport", () => {
+    const sim = new StealthSimulation(arenaMap());
+    sim.addPlayer("p", { spawn: "front" });
+    const teleports: { id: string; jump: number }[] = [];
+    let before = { x: 0, y: 0 };
+    sim.onTeleport = (id) => {
+      const at = sim.players.get(id)!.body.getPosition();
+      teleports.push({ id, jump: Math.hypot(at.x - before.x, at.y - before.y) });
+    };
+    for (let i = 0; i < 200 && teleports.length === 0; i++) {
+      before = { ...sim.players.get("p")!.body.getPosition() };
+      sim.step();
+    }
+    // Too short to be told from a walk by its length: only the announcement says it was no walk.
+    expect(teleports).toEqual([{ id: "p", jump: expect.any(Number) }]);
+    expect(teleports[0]!.jump).toBeLessThan(2 * sim.topSpeed * sim.dt);
+    sim.respawn("p", "far");
+    expect(teleports.map((t) => t.id)).toEqual(["p", "p"]);
+  });
+
   it("a spotting guard walks to the player: pursuit is what closes the distance", () => {
     const sim = new StealthSimulation(arenaMap());
     sim.addPlayer("p", { spawn: "far" }); // 13 m: beyond the 12 m range, the guard never reacts
