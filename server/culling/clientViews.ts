@@ -2,7 +2,7 @@
 // (`EverythingInView`). Its own file so the two siblings implement it side by side, and so whoever drives
 // them (the Colyseus plugin) names neither where it does not choose between them.
 import type { AuditCounts } from "./cullingAudit.js";
-import type { CullingEntity, CullingReport } from "./viewCulling.js";
+import type { CullingEntity, CullingReport } from "./viewCullingOptions.js";
 
 /**
  * Which entities each client may receive, kept up to date as entities move: the surface a server

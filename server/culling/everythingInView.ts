@@ -3,7 +3,7 @@
 import { fail, nonEmptyString } from "../../shared/validation/rangeChecks.js";
 import type { ClientViews } from "./clientViews.js";
 import type { AuditCounts } from "./cullingAudit.js";
-import type { CullingEntity, CullingReport, ViewListener } from "./viewCulling.js";
+import type { CullingEntity, CullingReport, ViewListener } from "./viewCullingOptions.js";
 
 /**
  * Culling turned off (`culling: false`): every view holds every entity, as if the state were broadcast.

@@ -3,8 +3,9 @@
  * which character each client plays; it says which entity ids each client's view gains and loses, with
  * the look-ahead, linger and teleport policy built in, and can audit itself against exact sight.
  */
+export { ViewCulling } from "./viewCulling.js";
 export {
-  ViewCulling, DEFAULT_CULLING_OPTIONS,
+  DEFAULT_CULLING_OPTIONS,
   type ViewCullingOptions, type CullingEntity, type CullingReport, type ViewListener,
-} from "./viewCulling.js";
+} from "./viewCullingOptions.js";
 export type { AuditCounts } from "./cullingAudit.js";

@@ -1,5 +1,5 @@
 import type { PotentialSight } from "./potentialSight.js";
-import type { ViewListener } from "./viewCulling.js";
+import type { ViewListener } from "./viewCullingOptions.js";
 import { integer } from "../../shared/validation/rangeChecks.js";
 
 /** View churn of the last {@link ViewKeeper.update}, and totals. @internal */
