@@ -267,7 +267,6 @@ export class PackedOccluders {
    */
   margin(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number): number {
     const m = occlusionMargin(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, ax, ay, ra, bx, by, rb, undefined, this.winding[k]!);
-    if (m >= 0) return m;
     const inside = -this.outside(k, ax, ay);
     return inside > m ? inside : m;
   }
