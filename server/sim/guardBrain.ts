@@ -86,8 +86,14 @@ export class GuardBrain {
   private searchOrigin: Waypoint | null = null;
   private searchGoal: Waypoint | null = null;
   private lastAlert: ObserverState = "idle";
-  /** For stuck detection: distance to the current waypoint a second ago. */
-  private progressCheck = 0;
+  /**
+   * For stuck detection: seconds since the last progress check, and the distance to the current waypoint
+   * then. Each guard checks on a phase of its own (from its seed) that a re-plan does not reset: guards
+   * that checked in the same tick would otherwise stay in step for good (a re-plan from a check restarts
+   * every one of them together), and a crowd of a few hundred then re-plans its paths in one tick a
+   * second, a step several times longer than the others.
+   */
+  private progressCheck: number;
   private progressDistance = Infinity;
 
   constructor(
@@ -101,6 +107,8 @@ export class GuardBrain {
     this.facing = wrapAngle(facing);
     this.rules = { ...DEFAULT_GUARD_RULES, ...rules };
     this.random = seededRandom(seed);
+    // The golden ratio's fractional part spreads consecutive seeds evenly over the second.
+    this.progressCheck = (seed * 0.6180339887498949) % 1;
   }
 
   /** Send the guard to look at (x, y), meters: a camera raised an alarm there. Ignored while pursuing. */
@@ -283,7 +291,7 @@ export class GuardBrain {
     if (this.progressCheck >= 1) {
       if (d > this.progressDistance - 0.1) this.plan(x, y, goal);
       this.progressDistance = d;
-      this.progressCheck = 0;
+      this.progressCheck %= 1; // keeps the phase, however long the guard stood still
     }
     // Slow down onto the last waypoint instead of overshooting it.
     const last = this.path.length === 1;
@@ -297,7 +305,6 @@ export class GuardBrain {
     this.pathGoalX = goal.x;
     this.pathGoalY = goal.y;
     this.sinceRepath = 0;
-    this.progressCheck = 0;
     this.progressDistance = Infinity;
     if (this.nav.walkable(x, y, goal.x, goal.y)) {
       this.path.length = 0;

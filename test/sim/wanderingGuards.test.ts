@@ -1,10 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Waypoint } from "../../server/sim/navGrid.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { loadMapFile } from "../../server/sim/tiledMap.js";
 import { wanderingGuardPlacements } from "../../server/sim/wanderingGuards.js";
 
 const demo = loadMapFile("server/maps/demo.tmj");
+const compound = loadMapFile("server/maps/compound.tmj");
 
 describe("wandering guards (rooms with more guards than the map places)", () => {
   it("places each on a free cell with a walkable patrol loop, the same for the same seed", () => {
@@ -55,5 +56,20 @@ describe("wandering guards (rooms with more guards than the map places)", () => 
       checked++;
     }
     expect(checked).toBeGreaterThan(5);
+  });
+  it("a crowd of 512 does not re-plan its paths in one tick: each guard checks its progress on a phase of its own", () => {
+    // Jammed guards re-plan when a second brings no progress. Checked on one shared second, a few hundred
+    // of them re-planned in the same tick, once a second, and that tick took several times as long.
+    const sim = new StealthSimulation(compound, { extraGuards: 512 - compound.guards.length });
+    const findPath = vi.spyOn(sim.nav, "findPath");
+    const perTick: number[] = [];
+    for (let t = 0; t < 400; t++) {
+      findPath.mockClear();
+      sim.step();
+      if (t >= 100) perTick.push(findPath.mock.calls.length);
+    }
+    const total = perTick.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(50); // the crowd does jam and re-plan
+    expect(Math.max(...perTick)).toBeLessThanOrEqual(6);
   });
 });
