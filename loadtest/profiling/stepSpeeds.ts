@@ -14,6 +14,7 @@
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { seededRandom } from "../../shared/seededRandom.js";
+import { walkAtRandom } from "./randomWalks.js";
 
 const STEPS = 6000;
 const PLAYERS = 25;
@@ -45,14 +46,7 @@ let bodySteps = 0;
 let respawns = 0;
 let shortRespawns = 0;
 for (let t = 0; t < STEPS; t++) {
-  // A new heading every second at walking speed; one player in ten stands still for that second.
-  if (t % 20 === 0) {
-    for (const id of players) {
-      const a = random() * 2 * Math.PI;
-      const speed = random() < 0.1 ? 0 : sim.movement.walkSpeed;
-      sim.setMotion(id, { vx: Math.cos(a) * speed, vy: Math.sin(a) * speed, facing: a, crouch: false });
-    }
-  }
+  walkAtRandom(sim, players, random, t);
   respawned.clear();
   sim.step();
   const after = positions();
