@@ -107,8 +107,9 @@ export class GuardBrain {
     this.facing = wrapAngle(facing);
     this.rules = { ...DEFAULT_GUARD_RULES, ...rules };
     this.random = seededRandom(seed);
-    // The golden ratio's fractional part spreads consecutive seeds evenly over the second.
-    this.progressCheck = (seed * 0.6180339887498949) % 1;
+    // The golden ratio's fractional part spreads consecutive seeds evenly over the second; the seed is
+    // taken as an unsigned 32-bit integer, as seededRandom takes it, so any number gives a phase in [0, 1).
+    this.progressCheck = ((seed >>> 0) * 0.6180339887498949) % 1;
   }
 
   /** Send the guard to look at (x, y), meters: a camera raised an alarm there. Ignored while pursuing. */

@@ -3,6 +3,8 @@ import type { Waypoint } from "../../server/sim/navGrid.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { loadMapFile } from "../../server/sim/tiledMap.js";
 import { wanderingGuardPlacements } from "../../server/sim/wanderingGuards.js";
+import { GuardBrain, type GuardCommand } from "../../server/sim/guardBrain.js";
+import { PatrolRoute } from "../../server/sim/patrolRoute.js";
 
 const demo = loadMapFile("server/maps/demo.tmj");
 const compound = loadMapFile("server/maps/compound.tmj");
@@ -57,6 +59,32 @@ describe("wandering guards (rooms with more guards than the map places)", () => 
     }
     expect(checked).toBeGreaterThan(5);
   });
+
+  it("a guard held in place re-plans its pursuit about once a second, whatever its seed", () => {
+    const sim = new StealthSimulation(demo);
+    const start = sim.guards[0]!.body.getPosition();
+    const goal = demo.spawns[0]!;
+    const walkable = vi.spyOn(sim.nav, "walkable"); // each plan first tests the straight walk to the goal
+    const plans = () => walkable.mock.calls.filter((c) => c[0] === start.x && c[1] === start.y && c[2] === goal.x && c[3] === goal.y).length;
+    for (const seed of [1, 2, 7919, -3, 2 ** 40, NaN]) {
+      const brain = new GuardBrain("g", new PatrolRoute([{ x: start.x, y: start.y }], false), sim.nav, 0, {}, seed);
+      const out: GuardCommand = { vx: 0, vy: 0, facing: 0 };
+      walkable.mockClear();
+      // plansBy[t]: the ticks up to t in which the guard planned (a plan may test that walk more than once).
+      const plansBy: number[] = [0];
+      for (let t = 1; t <= 200; t++) {
+        const before = plans();
+        brain.think(0.05, start.x, start.y, { alert: "alerted", lastKnown: goal }, out); // it never gets anywhere
+        plansBy[t] = plansBy[t - 1]! + (plans() > before ? 1 : 0);
+      }
+      expect(out.vx ** 2 + out.vy ** 2, `seed ${seed}`).toBeGreaterThan(0);
+      expect(plansBy[1], `seed ${seed}`).toBe(1);
+      expect(plansBy[40], `seed ${seed}: re-planned within 2 s`).toBeGreaterThanOrEqual(2);
+      expect(plansBy[200], `seed ${seed}: once a second, not every tick`).toBeGreaterThanOrEqual(9);
+      expect(plansBy[200], `seed ${seed}`).toBeLessThanOrEqual(11);
+    }
+  });
+
   it("a crowd of 512 does not re-plan its paths in one tick: each guard checks its progress on a phase of its own", () => {
     // Jammed guards re-plan when a second brings no progress. Checked on one shared second, a few hundred
     // of them re-planned in the same tick, once a second, and that tick took several times as long.
