@@ -80,18 +80,24 @@ export class EntitySlots {
 
   /** Moves an entity, meters; false (and nothing moved) for an unknown id. */
   move(id: string, x: number, y: number): boolean {
-    const slot = this.slotById.get(id);
-    if (slot === undefined) return false;
-    this.x[slot] = x;
-    this.y[slot] = y;
-    return true;
+    return this.moveSlot(id, x, y) >= 0;
   }
 
   /** Moves an entity and declares the move a teleport, meters; false (and nothing moved) for an unknown id. */
   place(id: string, x: number, y: number): boolean {
-    if (!this.move(id, x, y)) return false;
-    this.placing[this.slotById.get(id)!] = 1;
+    const slot = this.moveSlot(id, x, y);
+    if (slot < 0) return false;
+    this.placing[slot] = 1;
     return true;
+  }
+
+  /** Moves an entity, meters; returns its slot, or -1 (and nothing moved) for an unknown id. */
+  private moveSlot(id: string, x: number, y: number): number {
+    const slot = this.slotById.get(id);
+    if (slot === undefined) return -1;
+    this.x[slot] = x;
+    this.y[slot] = y;
+    return slot;
   }
 
   /** Frees the slot of an entity (the caller has taken it off its team). */

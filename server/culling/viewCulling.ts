@@ -138,10 +138,7 @@ export class ViewCulling implements ClientViews {
 
   /** Moves an entity, meters. Throws a RangeError for an unknown id or a non-finite coordinate. */
   moveEntity(id: string, x: number, y: number): void {
-    if (!Number.isFinite(x) || !Number.isFinite(y)) {
-      finite("ViewCulling.moveEntity x", x);
-      finite("ViewCulling.moveEntity y", y);
-    }
+    finitePosition("moveEntity", x, y);
     if (!this.sight.moveEntity(id, x, y)) fail("ViewCulling.moveEntity id", "is not an entity", id);
   }
 
@@ -155,10 +152,7 @@ export class ViewCulling implements ClientViews {
    * look-ahead rests on, which the audit reports as pop-ins. Throws a RangeError like {@link moveEntity}.
    */
   teleportEntity(id: string, x: number, y: number): void {
-    if (!Number.isFinite(x) || !Number.isFinite(y)) {
-      finite("ViewCulling.teleportEntity x", x);
-      finite("ViewCulling.teleportEntity y", y);
-    }
+    finitePosition("teleportEntity", x, y);
     if (!this.sight.placeEntity(id, x, y)) fail("ViewCulling.teleportEntity id", "is not an entity", id);
   }
 
@@ -336,4 +330,11 @@ export class ViewCulling implements ClientViews {
     for (const r of this.sightRanges.values()) if (r > range) range = r;
     this.sight.range = range;
   }
+}
+
+/** Refuses a position that is not two finite numbers, naming the method's field. */
+function finitePosition(method: string, x: number, y: number): void {
+  if (Number.isFinite(x) && Number.isFinite(y)) return;
+  finite(`ViewCulling.${method} x`, x);
+  finite(`ViewCulling.${method} y`, y);
 }

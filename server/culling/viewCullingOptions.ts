@@ -16,8 +16,8 @@ export interface ViewCullingOptions {
    * The fastest any entity moves, meters per second, dashes and physics pushes included. The look-ahead
    * and the teleport threshold are derived from it. It must be a true bound: an entity that outruns it
    * (neither moving far enough to count as a teleport nor moved with `teleportEntity`) can enter a view a
-   * tick late. If your physics can
-   * push a body faster than your characters run, cap each step's displacement, as the stealth demo does.
+   * tick late. If your physics can push a body faster than your characters run, cap each step's
+   * displacement, as the stealth demo does.
    * 0 for a game where nothing moves.
    */
   maxSpeed: number;
