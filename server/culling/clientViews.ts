@@ -2,7 +2,7 @@
 // (`EverythingInView`). Its own file so the two siblings implement it side by side, and so whoever drives
 // them (the Colyseus plugin) names neither where it does not choose between them.
 import type { AuditCounts } from "./cullingAudit.js";
-import type { CullingEntity, CullingReport } from "./viewCullingOptions.js";
+import type { AuditOptions, CullingEntity, CullingReport, RevealOptions, RevealTarget } from "./viewCullingOptions.js";
 
 /**
  * Which entities each client may receive, kept up to date as entities move: the surface a server
@@ -31,6 +31,11 @@ export interface ClientViews {
   removeClient(clientId: string): boolean;
   setCharacter(clientId: string, characterId: string): void;
   setRoundTrip(clientId: string, roundTripMs: number | undefined, actualMs?: number): void;
+  reveal(entityId: string, options?: RevealOptions): void;
+  conceal(entityId: string, options?: RevealTarget): number;
+  /** Before a send between two updates: applies at once what must not wait (teleports, team changes). */
+  settle(): number;
+  startAudit(options?: AuditOptions): void;
   /** Brings every view up to date. The report is reused: read it before the next call. */
   update(): CullingReport;
   has(clientId: string, entityId: string): boolean;

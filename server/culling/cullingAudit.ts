@@ -3,6 +3,7 @@ import { VisionSystem } from "../vision/visionSystem.js";
 import { segmentTouchesBox } from "../../shared/math/rayCast.js";
 import { HIDDEN_MARGIN } from "./pairVerdicts.js";
 import type { PotentialSight } from "./potentialSight.js";
+import { Reveals } from "./reveals.js";
 import type { ViewKeeper } from "./viewKeeper.js";
 
 /** Options of a {@link CullingAudit}. @internal */
@@ -43,6 +44,8 @@ export interface AuditCounts {
   truthChecks: number;
   /** Oracle evaluations made for leaks. */
   oracleChecks: number;
+  /** Client-sends audited between two updates (`ViewCulling.settle`): views checked for teleports and team changes not yet applied. */
+  sends: number;
 }
 
 /** Longest one-way delay the history covers, ticks. */
@@ -50,12 +53,16 @@ const HISTORY = 30;
 
 interface AuditedClient {
   character: string;
+  /** The client's character at the last audit: another one since is news a send must not carry. */
+  characterAtAudit: string;
   /** The character's team at the last audit: a change restarts the client's history. */
   team: string | undefined;
   /** Round-trip time the client really has, ms (the delay before a view reaches it is half of it). */
   roundTripMs: number;
   /** Entity id -> bit k set if the entity was in the view k ticks ago. */
   readonly history: Map<string, number>;
+  /** Entity id -> bit k set if a reveal showed it to the client k ticks ago. */
+  readonly revealed: Map<string, number>;
   joinedAt: number;
 }
 
@@ -72,19 +79,27 @@ interface AuditedClient {
  *   the client has received by now: the view of `ceil(roundTrip / 2 / tick)` ticks ago, since a patch
  *   takes half a round trip to arrive. A client that just joined, or whose character just changed team,
  *   is excused for that long: nobody could have sent it earlier.
- * - A **miss** is an entity the oracle finds potentially visible now that the view lacks now.
+ * - A **miss** is an entity the oracle finds potentially visible now that the view lacks now, or one a
+ *   reveal shows the client now that the view lacks.
+ * - An entity a reveal shows the client counts as potentially visible for that tick: held then, or
+ *   lingering after, it is no leak.
+ * - **At a send between two updates** ({@link auditSend}), an entity in the view that teleported or changed
+ *   team since the last update, or anything in the view of a client whose character changed team or who
+ *   took another character since, must be potentially visible where it is now (or revealed): otherwise the
+ *   send would carry its new spot to a client that could not see it there, a leak.
  *
  * Costly by design (exact rays and a brute-force oracle): tests run it every tick; a room runs it on a
  * sample of its clients when asked to.
  * @internal
  */
 export class CullingAudit {
-  readonly counts: AuditCounts = { leaks: 0, popIns: 0, misses: 0, clientTicks: 0, excused: 0, truthChecks: 0, oracleChecks: 0 };
+  readonly counts: AuditCounts = { leaks: 0, popIns: 0, misses: 0, clientTicks: 0, excused: 0, truthChecks: 0, oracleChecks: 0, sends: 0 };
   /** Details of the last few failures, for test messages. */
   readonly failures: string[] = [];
   private readonly truth: VisionSystem;
   private readonly clients = new Map<string, AuditedClient>();
-  private readonly lastAt = new Map<string, { x: number; y: number; teleportedAt: number }>();
+  /** Where each entity was at the last audit, on which team, and the tick it last teleported. */
+  private readonly lastAt = new Map<string, { x: number; y: number; team: string | undefined; teleportedAt: number }>();
   /** Entities registered in the truth engine. */
   private readonly known = new Set<string>();
   /** (team, entity) -> bit k set if the oracle found it potentially visible k ticks ago. */
@@ -103,7 +118,7 @@ export class CullingAudit {
   private readonly changes: { at: number; minX: number; minY: number; maxX: number; maxY: number }[] = [];
   private readonly stopListening: () => void;
 
-  constructor(occluders: Occluders, private readonly sight: PotentialSight, private readonly keeper: ViewKeeper, private readonly options: CullingAuditOptions) {
+  constructor(occluders: Occluders, private readonly sight: PotentialSight, private readonly keeper: ViewKeeper, private readonly reveals: Reveals, private readonly options: CullingAuditOptions) {
     this.truth = new VisionSystem(occluders, { raysPerTick: Infinity });
     this.truthRange = sight.range;
     // A wall taken away shows at once what it hid: no client could have had it a round trip earlier.
@@ -122,7 +137,7 @@ export class CullingAudit {
     const n = this.offered++;
     // The first client is always in, then one in every 1 / sample.
     if (Math.floor(n * sample) === Math.floor((n - 1) * sample)) return;
-    this.clients.set(clientId, { character, team: this.sight.teamOf(character), roundTripMs, history: new Map(), joinedAt: this.tick });
+    this.clients.set(clientId, { character, characterAtAudit: character, team: this.sight.teamOf(character), roundTripMs, history: new Map(), revealed: new Map(), joinedAt: this.tick });
   }
 
   setRoundTrip(clientId: string, roundTripMs: number): void {
@@ -147,7 +162,10 @@ export class CullingAudit {
     const o = this.options;
     const linger = (1 << (o.lingerTicks + 1)) - 1;
     // Shift every history one tick back.
-    for (const c of this.clients.values()) shift(c.history);
+    for (const c of this.clients.values()) {
+      shift(c.history);
+      shift(c.revealed);
+    }
     for (const m of this.potential.values()) shift(m);
 
     for (const [clientId, c] of this.clients) {
@@ -161,10 +179,20 @@ export class CullingAudit {
         c.character = this.keeper.characterOf(clientId) ?? c.character;
         c.joinedAt = tick;
       }
+      c.characterAtAudit = c.character;
       for (let i = 0; i < held; i++) c.history.set(this.held[i]!, (c.history.get(this.held[i]!) ?? 0) | 1);
       let pv = this.potential.get(team);
       if (pv === undefined) this.potential.set(team, (pv = new Map()));
       this.counts.clientTicks++;
+
+      // Reveals in force: allowed like sight this tick, and one the view lacks is a miss.
+      const teamIndex = this.sight.teamIndexOf(team);
+      for (const r of this.reveals.list) {
+        const id = this.sight.idOf(r.slot);
+        if (id === undefined || r.generation !== this.sight.generationOf(r.slot) || !Reveals.shows(r, clientId, teamIndex, tick)) continue;
+        c.revealed.set(id, (c.revealed.get(id) ?? 0) | 1);
+        if (!this.keeper.has(clientId, id)) this.fail("miss", `tick ${tick}: ${id} is revealed to ${clientId} but not in its view`);
+      }
 
       // Leaks.
       for (let i = 0; i < held; i++) {
@@ -175,7 +203,8 @@ export class CullingAudit {
           bits |= 1;
           pv.set(id, bits);
         }
-        if ((bits & linger) === 0) this.fail("leak", `tick ${tick}: ${clientId}'s view holds ${id}, not potentially visible for ${o.lingerTicks + 1} ticks`);
+        bits |= c.revealed.get(id) ?? 0;
+        if ((bits & linger) === 0) this.fail("leak", `tick ${tick}: ${clientId}'s view holds ${id}, neither potentially visible nor revealed for ${o.lingerTicks + 1} ticks`);
         else if ((bits & 1) === 0 && this.teleportedWithin(id, ticksSinceSet(bits) - 1)) {
           this.fail("leak", `tick ${tick}: ${clientId}'s view holds ${id}, which teleported where it is not potentially visible`);
         }
@@ -219,6 +248,41 @@ export class CullingAudit {
     return this.counts;
   }
 
+  /**
+   * Audits the views at a send between two updates, after `ViewKeeper.settle`: what is news since the
+   * last audit (an entity put somewhere, moved farther than the teleport distance or onto another team; or
+   * every entity, for a client whose character changed team or who took another character) must be
+   * potentially visible where it is now, or revealed, else the send leaks it.
+   */
+  auditSend(): void {
+    for (const [clientId, c] of this.clients) {
+      const held = this.keeper.viewIdsInto(clientId, this.held);
+      const character = this.keeper.characterOf(clientId);
+      const team = character === undefined ? undefined : this.sight.teamOf(character);
+      if (held < 0 || team === undefined) continue;
+      this.counts.sends++;
+      const whole = team !== c.team || character !== c.characterAtAudit;
+      const teamIndex = this.sight.teamIndexOf(team);
+      for (let i = 0; i < held; i++) {
+        const id = this.held[i]!;
+        if (id === character || this.sight.teamOf(id) === team) continue;
+        if (!whole && !this.newsSinceAudit(id)) continue;
+        const slot = this.sight.slotOf(id);
+        if (this.reveals.shows(slot, this.sight.generationOf(slot), clientId, teamIndex, this.tick) || this.oracleSees(team, id)) continue;
+        this.fail("leak", `send after tick ${this.tick}: ${clientId}'s view holds ${id}, which ${whole ? "its new team" : "after a teleport or a team change, its team"} could not potentially see where it is`);
+      }
+    }
+  }
+
+  /** Whether an entity was put somewhere or changed team since the last audit (moved farther than a walk allows). */
+  private newsSinceAudit(id: string): boolean {
+    const last = this.lastAt.get(id);
+    if (last === undefined || this.sight.isPlacing(id) || this.sight.teamOf(id) !== last.team) return true;
+    const s = this.other;
+    this.sight.read(id, s);
+    return (s.x - last.x) ** 2 + (s.y - last.y) ** 2 > this.options.teleportDistance ** 2;
+  }
+
   /** The oracle: brute force over every character of the team and every occluder, no grid, no cache. */
   private oracleSees(team: string, id: string): boolean {
     this.counts.oracleChecks++;
@@ -256,13 +320,14 @@ export class CullingAudit {
       this.sight.read(id, s);
       const last = this.lastAt.get(id);
       if (last === undefined) {
-        this.lastAt.set(id, { x: s.x, y: s.y, teleportedAt: this.tick });
+        this.lastAt.set(id, { x: s.x, y: s.y, team: this.sight.teamOf(id), teleportedAt: this.tick });
       } else {
         // A declared teleport can be short (caught a step from the spawn), yet no look-ahead covers it either.
         const jumped = (s.x - last.x) ** 2 + (s.y - last.y) ** 2 > this.options.teleportDistance ** 2;
         if (jumped || this.sight.wasPlaced(id)) last.teleportedAt = this.tick;
         last.x = s.x;
         last.y = s.y;
+        last.team = this.sight.teamOf(id);
       }
       // Positions reach the truth engine only when a check needs them (see the pop-in loop): moving every
       // entity every tick kept its spatial index up to date for nothing, a third of the audit's cost.

@@ -45,7 +45,7 @@ export class EntitySlots {
   /** 1 for a slot whose entity changed team since the last update. */
   regrouped = new Uint8Array(0);
   /** 1 for a slot whose entity was declared put where it is ({@link place}) since the last update. */
-  private placing = new Uint8Array(0);
+  placing = new Uint8Array(0);
   /**
    * 1 for a slot whose last move was declared a teleport, as of the last update: a respawn or a portal
    * may be shorter than `teleportDistance`, yet it is no walk, and no look-ahead covers it.
@@ -98,6 +98,18 @@ export class EntitySlots {
     this.x[slot] = x;
     this.y[slot] = y;
     return slot;
+  }
+
+  /**
+   * Whether the entity in `slot` is news since the last update that views must not wait for: it was
+   * declared put somewhere ({@link place}), moved farther than `teleportDistance` (meters) from where that
+   * update left it, or changed team.
+   */
+  changedSinceUpdate(slot: number, teleportDistance: number): boolean {
+    if (this.placing[slot] === 1 || this.regrouped[slot] === 1) return true;
+    const dx = this.x[slot]! - this.lastX[slot]!;
+    const dy = this.y[slot]! - this.lastY[slot]!;
+    return dx * dx + dy * dy > teleportDistance * teleportDistance;
   }
 
   /** Frees the slot of an entity (the caller has taken it off its team). */

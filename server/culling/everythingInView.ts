@@ -3,7 +3,7 @@
 import { fail, nonEmptyString } from "../../shared/validation/rangeChecks.js";
 import type { ClientViews } from "./clientViews.js";
 import type { AuditCounts } from "./cullingAudit.js";
-import type { CullingEntity, CullingReport, ViewListener } from "./viewCullingOptions.js";
+import type { AuditOptions, CullingEntity, CullingReport, RevealOptions, RevealTarget, ViewListener } from "./viewCullingOptions.js";
 
 /**
  * Culling turned off (`culling: false`): every view holds every entity, as if the state were broadcast.
@@ -75,6 +75,24 @@ export class EverythingInView implements ClientViews {
     if (!this.clients.has(clientId)) fail("ViewCulling.setCharacter clientId", "has no view", clientId);
     this.checkCharacter("ViewCulling.setCharacter characterId", characterId);
     this.clients.set(clientId, characterId);
+  }
+
+  /** Everything is shown already: a reveal only checks its entity. */
+  reveal(entityId: string, _options?: RevealOptions): void {
+    if (!this.entities.has(entityId)) fail("ViewCulling.reveal entityId", "is not an entity", entityId);
+  }
+
+  conceal(_entityId: string, _options?: RevealTarget): number {
+    return 0;
+  }
+
+  /** Nothing is ever withheld, so nothing can wait. */
+  settle(): number {
+    return 0;
+  }
+
+  startAudit(_options?: AuditOptions): void {
+    fail("ViewCulling.startAudit", "needs culling on: with every view holding everything there is nothing to leak", false);
   }
 
   /** Round trips do not matter when nothing is withheld. */

@@ -6,6 +6,7 @@
 export { ViewCulling } from "./viewCulling.js";
 export {
   DEFAULT_CULLING_OPTIONS,
-  type ViewCullingOptions, type CullingEntity, type CullingReport, type ViewListener,
+  type ViewCullingOptions, type CullingEntity, type CullingReport, type ViewListener, type AuditOptions,
+  type RevealOptions, type RevealTarget,
 } from "./viewCullingOptions.js";
 export type { AuditCounts } from "./cullingAudit.js";

@@ -87,6 +87,39 @@ export class PairVerdicts {
     }
   }
 
+  /**
+   * Whether a character of team `t` could potentially see the entity in slot `e` where both are now, by
+   * the update's test (each disc grown by the team's look-ahead, range `range` meters, one piece at a
+   * time) with no remembered verdict: for a decision that cannot wait for the next update (a teleport
+   * between two updates). Reads the occluders as they are now.
+   */
+  seesNow(t: number, e: number, range: number): boolean {
+    const team = this.teams.list[t]!;
+    const slots = this.slots;
+    const d = team.lookahead;
+    const bx = slots.x[e]!;
+    const by = slots.y[e]!;
+    const rb = slots.radius[e]! + d;
+    const occ = this.occluders.packed;
+    for (const c of team.members) {
+      if (c === e) return true;
+      const ax = slots.x[c]!;
+      const ay = slots.y[c]!;
+      const reach = range + 2 * d + slots.radius[e]!;
+      if ((bx - ax) ** 2 + (by - ay) ** 2 > reach * reach) continue;
+      const ra = slots.radius[c]! + d;
+      let hidden = false;
+      const n = occ.gatherAlong(ax, ay, bx, by);
+      const gathered = occ.gathered;
+      for (let i = 0; i < n && !hidden; i++) {
+        const k = gathered[i]!;
+        if (occ.crosses(k, ax, ay, bx, by)) hidden = occ.clearance(k, ax, ay, ra, bx, by, rb, HIDDEN_MARGIN) < HIDDEN_MARGIN;
+      }
+      if (!hidden) return true;
+    }
+    return false;
+  }
+
   /** Drops, from every character's memory, the entities now on its own team (they are in its views anyway). */
   private forgetTeammates(): void {
     const teamOf = this.slots.team;

@@ -161,6 +161,28 @@ export class PotentialSight {
     return this.slots.jumped[slot] === 1;
   }
 
+  /**
+   * Whether the entity in `slot` is news since the last update that views must not wait for (declared
+   * placed, moved farther than the teleport distance, or on another team): see `ViewCulling.settle`.
+   */
+  changedSinceUpdate(slot: number): boolean {
+    return this.slots.changedSinceUpdate(slot, this.teleportDistance);
+  }
+
+  /** Whether the entity's move since the last update was declared a teleport ({@link placeEntity}). */
+  isPlacing(id: string): boolean {
+    const slot = this.slots.slotOf(id);
+    return slot >= 0 && this.slots.placing[slot] === 1;
+  }
+
+  /**
+   * Whether team `t` could potentially see the entity in `slot` where everything is now, without waiting
+   * for the next update (the same test, no remembered verdict).
+   */
+  seesNow(t: number, slot: number): boolean {
+    return this.verdicts.seesNow(t, slot, this.range);
+  }
+
   /** Whether the entity's move before the last update was declared a teleport ({@link placeEntity}). */
   wasPlaced(id: string): boolean {
     const slot = this.slots.slotOf(id);
@@ -175,6 +197,11 @@ export class PotentialSight {
   /** Slots in use range over [0, slotCapacity). */
   get slotCapacity(): number {
     return this.slots.capacity;
+  }
+
+  /** Index of a team by name, the team made (with no entity yet) if it is new. */
+  ensureTeam(team: string): number {
+    return this.teams.ensure(team);
   }
 
   /** Index of a team by name, or -1. Stable for the life of the sight. */

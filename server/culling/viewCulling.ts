@@ -3,15 +3,10 @@ import { fail, finite, fraction, func, inRange, nonEmptyString, nonNegative, obj
 import type { ClientViews } from "./clientViews.js";
 import { CullingAudit, type AuditCounts } from "./cullingAudit.js";
 import { PotentialSight } from "./potentialSight.js";
+import { audienceOf, Reveals } from "./reveals.js";
+import { TeamLookaheads } from "./teamLookaheads.js";
 import { ViewKeeper } from "./viewKeeper.js";
-import { DEFAULT_CULLING_OPTIONS, type CullingEntity, type CullingReport, type ViewCullingOptions, type ViewListener } from "./viewCullingOptions.js";
-
-interface ClientRoundTrip {
-  /** The look-ahead its round-trip estimate buys, meters (the cap's until one is reported). */
-  lookahead: number;
-  /** The client's character's slot: its team is the one the round trip sizes. */
-  characterSlot: number;
-}
+import { DEFAULT_CULLING_OPTIONS, type AuditOptions, type CullingEntity, type CullingReport, type RevealOptions, type RevealTarget, type ViewCullingOptions, type ViewListener } from "./viewCullingOptions.js";
 
 /**
  * Anti-wallhack culling for any game: decides, per client, which entities it may receive. Each client's
@@ -35,6 +30,12 @@ interface ClientRoundTrip {
  * - **Team changes.** A client whose character changes team (or who takes another character) drops, at
  *   once, what the new team does not qualify for; an entity that changes team leaves, at once, the views
  *   of its old teammates that do not qualify for it.
+ * - **Reveals.** {@link reveal} shows an entity to everyone, a team or one client whatever sight says (a
+ *   flag carrier, a radar ping, a "spotted" mark) from the next update, for a number of seconds or until
+ *   {@link conceal}; it then lingers like anything that stops qualifying.
+ * - **Sends between updates.** A server that sends state between two updates calls {@link settle} just
+ *   before each send: a teleport or a team change made since the update then never reaches a client that
+ *   could not see the entity where it now is.
  *
  * ```ts
  * const culling = new ViewCulling({
@@ -68,10 +69,11 @@ export class ViewCulling implements ClientViews {
   private readonly baseRange: number;
   private readonly sight: PotentialSight;
   private readonly keeper: ViewKeeper;
-  private readonly auditor: CullingAudit | null;
-  private readonly roundTrips = new Map<string, ClientRoundTrip>();
+  private auditor: CullingAudit | null = null;
+  private readonly occluders: Occluders;
+  private readonly lookaheads: TeamLookaheads;
+  private readonly reveals = new Reveals();
   private readonly sightRanges = new Map<string, number>();
-  private teamLookahead = new Float64Array(4);
   private tick = 0;
   private readonly report: CullingReport = { adds: 0, removes: 0, maxPerClient: 0, potentiallyVisible: 0, pairsTested: 0, occluderTests: 0, ms: 0 };
 
@@ -96,19 +98,18 @@ export class ViewCulling implements ClientViews {
       if (options[name] !== undefined) func(`ViewCullingOptions.${name}`, options[name], "(clientId, entityId) => void");
     }
     const audit = options.audit ?? false;
-    const sample = typeof audit === "object" && audit !== null ? audit.sample ?? 1 : 1;
     if (typeof audit !== "boolean" && (typeof audit !== "object" || audit === null)) fail("ViewCullingOptions.audit", "must be a boolean or { sample }", audit);
-    fraction("ViewCullingOptions.audit.sample", sample, "(]", "clients");
+    const sample = audit === false ? 1 : auditSample("ViewCullingOptions.audit.sample", audit === true ? {} : audit);
 
     this.lingerTicks = Math.ceil(lingerSeconds / tickSeconds - 1e-9);
     // Farther than any mover gets in an update: a respawn, which must not linger (the audit's threshold too).
     this.teleportDistance = this.maxSpeed > 0 ? 2 * oneTick : Number.MIN_VALUE;
+    this.occluders = options.occluders;
+    this.lookaheads = new TeamLookaheads(this.maxSpeed, tickSeconds, this.maxRoundTripMs, this.maxLookahead);
     this.sight = new PotentialSight(options.occluders, this.baseRange, this.teleportDistance);
     const none: ViewListener = () => {};
-    this.keeper = new ViewKeeper(this.sight, { lingerTicks: this.lingerTicks }, options.onAdd ?? none, options.onRemove ?? none);
-    this.auditor = audit === false ? null : new CullingAudit(options.occluders, this.sight, this.keeper, {
-      tickSeconds, lingerTicks: this.lingerTicks, teleportDistance: this.teleportDistance, sample,
-    });
+    this.keeper = new ViewKeeper(this.sight, this.reveals, { lingerTicks: this.lingerTicks }, options.onAdd ?? none, options.onRemove ?? none);
+    if (audit !== false) this.startAudit({ sample });
   }
 
   /** How far characters could see for culling now, meters: `range`, raised to the longest `sightRange`. */
@@ -179,6 +180,7 @@ export class ViewCulling implements ClientViews {
       if (this.keeper.characterOf(clientId) === id) fail("ViewCulling.removeEntity id", `is the character of client ${JSON.stringify(clientId)}: remove that client or call setCharacter first`, id);
     }
     this.keeper.dropEntity(slot);
+    this.reveals.remove(slot);
     this.sight.removeEntity(id);
     if (this.sightRanges.delete(id)) this.syncRange();
   }
@@ -190,29 +192,31 @@ export class ViewCulling implements ClientViews {
    */
   addClient(clientId: string, characterId: string): void {
     nonEmptyString("ViewCulling.addClient clientId", clientId);
-    if (this.roundTrips.has(clientId)) fail("ViewCulling.addClient clientId", "already has a view", clientId);
+    if (this.lookaheads.has(clientId)) fail("ViewCulling.addClient clientId", "already has a view", clientId);
     this.checkCharacter("ViewCulling.addClient characterId", characterId);
-    this.roundTrips.set(clientId, { lookahead: this.lookaheadFor(undefined), characterSlot: this.sight.slotOf(characterId) });
+    this.lookaheads.addClient(clientId, this.sight.slotOf(characterId));
     this.keeper.addClient(clientId, characterId);
     this.auditor?.addClient(clientId, characterId, this.maxRoundTripMs);
   }
 
   /**
-   * Stops keeping a client's view (no `onRemove` calls: the view leaves with the client). To let a client
-   * reconnect, keep it instead, and give its new connection a view holding {@link viewOf}.
+   * Stops keeping a client's view (no `onRemove` calls: the view leaves with the client), and ends the
+   * reveals made to it. To let a client reconnect, keep it instead, and give its new connection a view
+   * holding {@link viewOf}.
    */
   removeClient(clientId: string): boolean {
-    if (!this.roundTrips.delete(clientId)) return false;
+    if (!this.lookaheads.removeClient(clientId)) return false;
     this.keeper.removeClient(clientId);
+    this.reveals.removeClient(clientId);
     this.auditor?.removeClient(clientId);
     return true;
   }
 
   /** The client now follows another character (a respawn as a new entity, a spectator switching players). */
   setCharacter(clientId: string, characterId: string): void {
-    if (!this.roundTrips.has(clientId)) fail("ViewCulling.setCharacter clientId", "has no view", clientId);
+    if (!this.lookaheads.has(clientId)) fail("ViewCulling.setCharacter clientId", "has no view", clientId);
     this.checkCharacter("ViewCulling.setCharacter characterId", characterId);
-    this.roundTrips.get(clientId)!.characterSlot = this.sight.slotOf(characterId);
+    this.lookaheads.setCharacterSlot(clientId, this.sight.slotOf(characterId));
     this.keeper.setCharacter(clientId, characterId);
     this.auditor?.setCharacter(clientId, characterId);
   }
@@ -224,17 +228,92 @@ export class ViewCulling implements ClientViews {
    * are ignored (a measure may land after the client left).
    */
   setRoundTrip(clientId: string, roundTripMs: number | undefined, actualMs = roundTripMs): void {
-    const rtt = this.roundTrips.get(clientId);
-    if (rtt === undefined) return;
+    if (!this.lookaheads.has(clientId)) return;
     if (roundTripMs !== undefined) nonNegative("ViewCulling.setRoundTrip roundTripMs", roundTripMs, "milliseconds");
-    rtt.lookahead = this.lookaheadFor(roundTripMs);
+    this.lookaheads.setRoundTrip(clientId, roundTripMs);
     this.auditor?.setRoundTrip(clientId, actualMs ?? this.maxRoundTripMs);
   }
 
   /** The look-ahead (meters) a round trip (ms) buys: `min(maxLookahead, maxSpeed x (min(rtt, cap) / 2 + tickSeconds))`. */
   lookaheadFor(roundTripMs: number | undefined): number {
-    const rtt = Math.min(roundTripMs ?? this.maxRoundTripMs, this.maxRoundTripMs);
-    return Math.min(this.maxLookahead, this.maxSpeed * (rtt / 2000 + this.tickSeconds));
+    return this.lookaheads.lookaheadFor(roundTripMs);
+  }
+
+  /**
+   * Shows an entity whatever sight says, from the next update: to every client (no `team` or `client`), to
+   * the clients of a `team`, or to one `client`; for `seconds` (rounded up to whole updates), or until
+   * {@link conceal} when `seconds` is left out. Look-ahead does not apply (it enters at the update the
+   * reveal starts, not before), linger does (it leaves `lingerSeconds` after the reveal ends, unless it
+   * qualifies otherwise). Revealing it again to the same audience extends the reveal. The audit counts a
+   * revealed entity as allowed. Throws a RangeError naming the field for an unknown entity, a client with
+   * no view, both `team` and `client`, or `seconds` that is not > 0.
+   */
+  reveal(entityId: string, options: RevealOptions = {}): void {
+    const slot = this.sight.slotOf(entityId);
+    if (slot < 0) fail("ViewCulling.reveal entityId", "is not an entity", entityId);
+    const o = object<RevealOptions>("RevealOptions", options);
+    const seconds = o.seconds === undefined ? Infinity : inRange("RevealOptions.seconds", o.seconds, 0, Infinity, "seconds", "(]");
+    // A reveal to a team with no entity yet makes the team, so its first client finds the reveal.
+    const [audience, team, client] = audienceOf("RevealOptions", o, (name) => this.sight.ensureTeam(name), (id) => this.lookaheads.has(id));
+    const until = seconds === Infinity ? Infinity : this.tick + Math.max(1, Math.ceil(seconds / this.tickSeconds - 1e-9));
+    this.reveals.add(slot, this.sight.generationOf(slot), audience, team, client, this.tick + 1, until);
+  }
+
+  /**
+   * Ends an entity's reveals early: those to `team` or to `client`, or every reveal of it when neither is
+   * given. The entity then lingers like anything that stops qualifying. Returns how many reveals ended; an
+   * unknown entity or audience ends none.
+   */
+  conceal(entityId: string, options: RevealTarget = {}): number {
+    const slot = this.sight.slotOf(entityId);
+    if (slot < 0) return 0;
+    const o = object<RevealTarget>("RevealTarget", options);
+    if (o.team === undefined && o.client === undefined) return this.reveals.remove(slot);
+    const [audience, team, client] = audienceOf("RevealTarget", o, (name) => this.sight.teamIndexOf(name));
+    return audience === "team" && team < 0 ? 0 : this.reveals.remove(slot, audience, team, client);
+  }
+
+  /** Whether a reveal shows `entityId` to the client at the last update (or will from the next one, with `next`). */
+  revealed(clientId: string, entityId: string, next = false): boolean {
+    const slot = this.sight.slotOf(entityId);
+    const character = this.keeper.characterOf(clientId);
+    if (slot < 0 || character === undefined) return false;
+    const team = this.sight.teamOfSlot(this.sight.slotOf(character));
+    return this.reveals.shows(slot, this.sight.generationOf(slot), clientId, team, this.tick + (next ? 1 : 0));
+  }
+
+  /**
+   * For a server that sends state between two updates (a message handler, a timer or a join that moves
+   * things after the step's update, while patches go out on a timer of their own): call it just before
+   * each send. Whatever is news since the last update and must not wait for the next one is applied at
+   * once: an entity moved with {@link teleportEntity}, moved farther than {@link teleportDistance}, or moved
+   * to another team leaves every view whose team could not potentially see it where it now is (unless
+   * a reveal shows it there); a client whose character changed team or who took another character keeps
+   * only what its new team could see now, and gains its new team's own. Nothing else enters a view here
+   * (what newly qualifies enters at the next update, as usual), time does not advance, and nothing else
+   * changes. Cheap when nothing of the
+   * kind happened: one pass over the entities. With the audit on, the views are audited for leaks too.
+   * Returns how many entities left views.
+   */
+  settle(): number {
+    const left = this.keeper.settle();
+    this.auditor?.auditSend();
+    return left;
+  }
+
+  /**
+   * Starts the truth audit now, if it is not running (see {@link ViewCullingOptions.audit}): clients
+   * already here are audited from now on (excused for their first delay, like a fresh join). For a test
+   * harness that audits a room built without the option. Throws a RangeError for a bad `sample`.
+   */
+  startAudit(options: AuditOptions = {}): void {
+    const sample = auditSample("AuditOptions.sample", options);
+    if (this.auditor !== null) return;
+    const auditor = new CullingAudit(this.occluders, this.sight, this.keeper, this.reveals, {
+      tickSeconds: this.tickSeconds, lingerTicks: this.lingerTicks, teleportDistance: this.teleportDistance, sample,
+    });
+    for (const clientId of this.keeper.clientIds()) auditor.addClient(clientId, this.keeper.characterOf(clientId)!, this.lookaheads.roundTripOf(clientId) ?? this.maxRoundTripMs);
+    this.auditor = auditor;
   }
 
   /**
@@ -245,9 +324,10 @@ export class ViewCulling implements ClientViews {
   update(): CullingReport {
     const started = performance.now();
     const sight = this.sight;
-    this.sizeLookaheads();
+    this.lookaheads.apply(sight);
     sight.update();
-    const churn = this.keeper.update(++this.tick);
+    this.reveals.expire(++this.tick, (slot) => sight.generationOf(slot));
+    const churn = this.keeper.update(this.tick);
     let potentiallyVisible = 0;
     for (let t = 0; t < sight.teamCount; t++) potentiallyVisible += sight.visibleCountOf(t);
     const r = this.report;
@@ -306,20 +386,6 @@ export class ViewCulling implements ClientViews {
     this.auditor?.dispose();
   }
 
-  /** Each team's look-ahead from its slowest client (the cap for a team without one). */
-  private sizeLookaheads(): void {
-    const sight = this.sight;
-    if (this.teamLookahead.length < sight.teamCount) this.teamLookahead = new Float64Array(sight.teamCount * 2);
-    const lookahead = this.teamLookahead;
-    lookahead.fill(-1, 0, sight.teamCount);
-    for (const rtt of this.roundTrips.values()) {
-      const t = sight.teamOfSlot(rtt.characterSlot);
-      if (t >= 0 && rtt.lookahead > lookahead[t]!) lookahead[t] = rtt.lookahead;
-    }
-    const unknown = this.lookaheadFor(undefined);
-    for (let t = 0; t < sight.teamCount; t++) sight.setLookaheadOf(t, lookahead[t]! >= 0 ? lookahead[t]! : unknown);
-  }
-
   private checkCharacter(field: string, id: string): void {
     if (!this.sight.has(id)) fail(field, "is not an entity", id);
     if (!this.sight.isCharacter(id)) fail(field, "is not a character (add it with character: true and a team)", id);
@@ -330,6 +396,12 @@ export class ViewCulling implements ClientViews {
     for (const r of this.sightRanges.values()) if (r > range) range = r;
     this.sight.range = range;
   }
+}
+
+/** The audit's sample of clients, in (0, 1] (default 1). */
+function auditSample(field: string, options: AuditOptions): number {
+  object(field.replace(/\.sample$/, ""), options, "{ sample? }");
+  return fraction(field, options.sample ?? 1, "(]", "clients");
 }
 
 /** Refuses a position that is not two finite numbers, naming the method's field. */

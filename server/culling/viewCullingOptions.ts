@@ -46,7 +46,7 @@ export interface ViewCullingOptions {
    * Run the truth audit after every update (exact, costly): `true`, or `{ sample }` to audit that
    * fraction of the clients, in (0, 1]. Default false. Read it from {@link ViewCulling.audit}.
    */
-  audit?: boolean | { sample?: number };
+  audit?: boolean | AuditOptions;
   /** Called for each entity that enters a client's view (during `update()`, `addClient`, `setCharacter`). */
   onAdd?: ViewListener;
   /** Called for each entity that leaves a client's view (during `update()`, and `removeEntity` for a removed one). */
@@ -97,4 +97,27 @@ export interface CullingReport {
   occluderTests: number;
   /** Milliseconds the update took, audit excluded. */
   ms: number;
+}
+
+/** Options of the truth audit (`ViewCullingOptions.audit`, `ViewCulling.startAudit`). */
+export interface AuditOptions {
+  /**
+   * Fraction of the clients audited, in (0, 1]: a client is in or out for its whole stay, picked evenly by
+   * join order (the first always in). Default 1.
+   */
+  sample?: number;
+}
+
+/** Who a reveal is for: a `team`, one `client`, or (neither) every client. */
+export interface RevealTarget {
+  /** Every client whose character is on this team. */
+  team?: string;
+  /** One client, by the id its view was added with. */
+  client?: string;
+}
+
+/** Options of `ViewCulling.reveal`. */
+export interface RevealOptions extends RevealTarget {
+  /** How long, seconds (> 0), rounded up to whole updates. Default: until concealed. */
+  seconds?: number;
 }

@@ -1,4 +1,5 @@
 import type { PotentialSight } from "./potentialSight.js";
+import { Reveals } from "./reveals.js";
 import type { ViewListener } from "./viewCullingOptions.js";
 import { integer } from "../../shared/validation/rangeChecks.js";
 
@@ -47,8 +48,10 @@ interface ClientRecord {
  * `teleported`, a respawn) does not linger: it leaves at once the views it no longer qualifies for, since
  * lingering would send its new spot to clients that cannot see it there (flicker is not at stake: it did
  * not walk off an edge). Neither does a view whose character changed team (or whose client took another
- * character): what the old team saw is not the new one's to keep. Views are kept per entity slot of the
- * sight (typed arrays, no per-tick hashing of ids): the upkeep runs for every client every tick.
+ * character): what the old team saw is not the new one's to keep. An entity a reveal shows to the client
+ * (to everyone, its team, or it alone) qualifies like one its team could see, and lingers like one when the
+ * reveal ends. Views are kept per entity slot of the sight (typed arrays, no per-tick hashing of ids): the
+ * upkeep runs for every client every tick.
  * @internal
  */
 export class ViewKeeper {
@@ -56,9 +59,12 @@ export class ViewKeeper {
   readonly churn: ChurnReport = { adds: 0, removes: 0, maxPerClient: 0, totalAdds: 0, totalRemoves: 0, clientUpdates: 0 };
   private readonly clients = new Map<string, ClientRecord>();
   private tick = 0;
+  /** {@link settle}'s scratch: the slots that are news since the update. */
+  private news = new Int32Array(0);
 
   constructor(
     private readonly sight: PotentialSight,
+    private readonly reveals: Reveals,
     options: { lingerTicks: number },
     private readonly onAdd: ViewListener,
     private readonly onRemove: ViewListener,
@@ -191,6 +197,11 @@ export class ViewKeeper {
         const visible = sight.visibleSlotsOf(teamIndex);
         for (let i = 0; i < visible.count; i++) this.enter(record, visible.list[i]!);
       }
+      const reveals = this.reveals.list;
+      for (let i = 0; i < reveals.length; i++) {
+        const r = reveals[i]!;
+        if (Reveals.shows(r, record.id, teamIndex, tick)) this.enter(record, r.slot);
+      }
       const now = tick + 1;
       const mayLinger = !record.reset;
       record.reset = false;
@@ -215,6 +226,68 @@ export class ViewKeeper {
     churn.totalAdds += churn.adds;
     churn.totalRemoves += churn.removes;
     return churn;
+  }
+
+  /**
+   * Between two updates, before state is sent: lets go at once, from each view, what must not wait for the
+   * next update. An entity that is news since the update (put somewhere, moved farther than the teleport
+   * distance, or on another team) leaves every view whose team could not potentially see it where it is
+   * now and that no reveal shows it to; a view whose character changed team, or which follows another
+   * character, keeps only what its team could see now, and gains its new team's own (its new character
+   * among them). Nothing else enters here: what newly qualifies waits for the update. Returns how many
+   * entities left views.
+   */
+  settle(): number {
+    const sight = this.sight;
+    const capacity = sight.slotCapacity;
+    if (this.news.length < capacity) this.news = new Int32Array(capacity);
+    const news = this.news;
+    let n = 0;
+    for (let s = 0; s < capacity; s++) if (sight.idOf(s) !== undefined && sight.changedSinceUpdate(s)) news[n++] = s;
+    let left = 0;
+    for (const record of this.clients.values()) {
+      const team = sight.teamOfSlot(record.characterSlot);
+      if (record.reset || team !== record.teamIndex) {
+        // Backwards: a removal swaps the last entry, already seen, into the gap.
+        for (let i = record.count - 1; i >= 0; i--) {
+          const slot = record.slots[i]!;
+          if (record.generation[slot] !== sight.generationOf(slot) || this.mayHold(record, team, slot)) continue;
+          this.drop(record, i);
+          left++;
+        }
+        // The new team's own are its to see at once, its new character first among them.
+        if (team >= 0) {
+          if (record.qualified.length < capacity) grow(record, capacity);
+          for (const slot of sight.allySlotsOf(team)) this.enter(record, slot);
+        }
+        continue;
+      }
+      for (let j = 0; j < n; j++) {
+        const slot = news[j]!;
+        if (slot >= record.qualified.length || record.qualified[slot] === 0 || record.generation[slot] !== sight.generationOf(slot)) continue;
+        if (this.mayHold(record, team, slot)) continue;
+        this.drop(record, record.slots.subarray(0, record.count).indexOf(slot));
+        left++;
+      }
+    }
+    return left;
+  }
+
+  /** Whether a view on team `team` may hold the entity in `slot` right now (settle's rule). */
+  private mayHold(record: ClientRecord, team: number, slot: number): boolean {
+    if (slot === record.characterSlot) return true;
+    if (team < 0) return false;
+    const sight = this.sight;
+    return sight.teamOfSlot(slot) === team || this.reveals.shows(slot, sight.generationOf(slot), record.id, team, this.tick) || sight.seesNow(team, slot);
+  }
+
+  /** Takes entry `i` of a view out, at once, with a remove call. */
+  private drop(record: ClientRecord, i: number): void {
+    const slot = record.slots[i]!;
+    record.slots[i] = record.slots[--record.count]!;
+    record.qualified[slot] = 0;
+    this.churn.totalRemoves++;
+    this.onRemove(record.id, this.sight.idOf(slot)!);
   }
 
   private enter(record: ClientRecord, slot: number): void {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Occluders } from "sightline/occluders";
 import { CullingAudit } from "../../server/culling/cullingAudit.js";
 import { PotentialSight } from "../../server/culling/potentialSight.js";
+import { Reveals } from "../../server/culling/reveals.js";
 import { ViewKeeper } from "../../server/culling/viewKeeper.js";
 
 // The public culling never lets a teleported entity linger, so only its parts, assembled without that
@@ -12,8 +13,9 @@ describe("the culling audit", () => {
     occluders.addRectangle(10, 7, 0.5, 4);
     // No teleport distance: views linger through a teleport.
     const sight = new PotentialSight(occluders, 20, Infinity);
-    const views = new ViewKeeper(sight, { lingerTicks: 5 }, () => {}, () => {});
-    const audit = new CullingAudit(occluders, sight, views, { tickSeconds: 0.05, lingerTicks: 5, teleportDistance: 0.5 });
+    const reveals = new Reveals();
+    const views = new ViewKeeper(sight, reveals, { lingerTicks: 5 }, () => {}, () => {});
+    const audit = new CullingAudit(occluders, sight, views, reveals, { tickSeconds: 0.05, lingerTicks: 5, teleportDistance: 0.5 });
     sight.addEntity("watcher", 7, 5, 0.35, "a", true);
     sight.addEntity("enemy", 17, 5, 0.35, "b", true);
     views.addClient("watcher", "watcher");
