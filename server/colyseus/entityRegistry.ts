@@ -1,4 +1,5 @@
-import type { Schema } from "@colyseus/schema";
+import { $changes, type Schema } from "@colyseus/schema";
+import { fail } from "../../shared/validation/rangeChecks.js";
 import type { Position } from "./sightlineOptions.js";
 
 /** An entity the plugin culls. @internal */
@@ -9,6 +10,8 @@ export interface EntityRecord {
   index: number;
   /** Its next position read is a teleport (see `SightlinePlugin.teleported`). */
   teleported: boolean;
+  /** Its team, as last declared (undefined: none). */
+  team: string | undefined;
 }
 
 /** Where entities are moved to. @internal */
@@ -42,8 +45,13 @@ export class EntityRegistry {
     return this.byId.has(id);
   }
 
-  add(id: string, instance: Schema): EntityRecord {
-    const record: EntityRecord = { id, instance, index: this.records.length, teleported: false };
+  /** Every record, densely (do not keep it past a removal). */
+  all(): readonly EntityRecord[] {
+    return this.records;
+  }
+
+  add(id: string, instance: Schema, team: string | undefined): EntityRecord {
+    const record: EntityRecord = { id, instance, index: this.records.length, teleported: false, team };
     this.byId.set(id, record);
     this.records.push(record);
     return record;
@@ -85,5 +93,23 @@ export class EntityRegistry {
     this.outcome.bad = bad;
     this.outcome.count = count;
     return this.outcome;
+  }
+}
+
+/**
+ * Refuses, at the call, an instance culling could not work with: one not in the room's state yet (a view
+ * cannot hold it: Colyseus would throw at every update), or one outside a `.view()` collection (every
+ * client receives it whatever its view holds, so culling it would do nothing). Throws a RangeError naming
+ * the id and the fix.
+ * @internal
+ */
+export function checkCullable(method: string, id: string, instance: unknown): void {
+  const tree = (instance as { [$changes]?: { root?: unknown; isFiltered?: boolean } } | null)?.[$changes];
+  if (typeof instance !== "object" || instance === null || tree === undefined) fail(`${method} instance`, `of ${JSON.stringify(id)} must be its schema instance (a Schema in a .view() collection of your state)`, instance);
+  if (tree.root === undefined) {
+    fail(`${method} instance`, `of ${JSON.stringify(id)} is not in the room's state: put it in a .view() collection of this.state first, then declare it`, instance);
+  }
+  if (tree.isFiltered !== true) {
+    fail(`${method} instance`, `of ${JSON.stringify(id)} is not in a .view() collection, so every client receives it whatever its view holds: declare its collection with .view() (t.map(X).view(), or @view() on the field)`, instance);
   }
 }

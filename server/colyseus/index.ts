@@ -1,10 +1,12 @@
 /**
  * `sightline/colyseus`: anti-wallhack culling as a Colyseus 0.18 room plugin. Add a `SightlinePlugin`
  * to your room with `definePlugins`, declare your entities and each client's character, and every
- * client's `StateView` holds only what its team could see soon; `sendToViewersOf` culls messages alike.
+ * client's `StateView` holds only what its team could see soon (or was revealed to it); `sendToViewersOf`
+ * culls messages alike. Spectators follow a character without its owner-only fields; casters see all.
  */
 export { SightlinePlugin } from "./sightlinePlugin.js";
-export type { EntitySpec, CulledSendOptions, SightlineCounters } from "./pluginTypes.js";
+export type { EntitySpec, CulledSendOptions, SightlineCounters, PluginRevealOptions, SpectateOptions } from "./pluginTypes.js";
 export { DEFAULT_SIGHTLINE_OPTIONS, type SightlineOptions, type Position } from "./sightlineOptions.js";
 export type { RoundTripCounts } from "./roundTrips.js";
 export type { MessageCounts } from "./culledMessages.js";
+export type { AuditOptions } from "../culling/index.js";

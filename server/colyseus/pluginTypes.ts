@@ -46,4 +46,31 @@ export interface SightlineCounters {
   messages: MessageCounts;
   /** Positions read as NaN or Infinity (each one reported through `onUncaughtException`). */
   badPositions: number;
+  /**
+   * Sends between two updates settled (patches in `update: "manual"`, patches after the room clock's
+   * timers, joins' full states), and how many entities left views there (teleports and team changes made
+   * since the update, let go before they could be sent).
+   */
+  settles: number;
+  settled: number;
+}
+
+/** Options of `SightlinePlugin.reveal`: who sees the entity, and for how long. */
+export interface PluginRevealOptions {
+  /** Every client whose character is on this team. */
+  team?: string;
+  /** One client (or its session id). */
+  client?: Client | string;
+  /** Seconds (> 0), rounded up to whole updates. Default: until `conceal`. */
+  seconds?: number;
+}
+
+/** Options of `SightlinePlugin.spectate` and `spectateAll`. */
+export interface SpectateOptions {
+  /**
+   * Whether the spectator also receives owner-only fields (`ownerTag`): of the character it watches, or
+   * (`spectateAll`) of every character. Default false: a spectator sees what the team knows, not what
+   * only the player does.
+   */
+  ownerFields?: boolean;
 }

@@ -45,6 +45,13 @@ export interface SightlineOptions extends Omit<ViewCullingOptions, "onAdd" | "on
    */
   ownerTag?: number;
   /**
+   * The `.view(tag)` tag of team-only fields (health, ammo, loadout that teammates see and enemies never
+   * do): the plugin adds every entity of a client's team to its view with this tag, and takes the tag
+   * away, before anything else is sent, from a view whose team the entity (or the viewer) leaves. A
+   * different power of two from `ownerTag`. Unset: no team-only fields.
+   */
+  teamTag?: number;
+  /**
    * Reads an entity's position from its schema instance into `out`, meters. Called for every entity at
    * every update, so keep it allocation-free.
    * @default reads the instance's `x` and `y` fields
@@ -77,7 +84,12 @@ const UPDATE_MODES = ["beforePatch", "manual"] as const;
 export function checkPluginOptions(o: SightlineOptions): void {
   if (o.update !== undefined) oneOf("SightlineOptions.update", o.update, UPDATE_MODES);
   if (o.culling !== undefined && typeof o.culling !== "boolean") fail("SightlineOptions.culling", "must be a boolean", o.culling);
-  if (o.ownerTag !== undefined && !(Number.isInteger(o.ownerTag) && o.ownerTag > 0 && o.ownerTag < 2 ** 31)) fail("SightlineOptions.ownerTag", "must be a positive integer view tag", o.ownerTag);
+  for (const name of ["ownerTag", "teamTag"] as const) {
+    const tag = o[name];
+    // Colyseus view tags are single bits.
+    if (tag !== undefined && !(Number.isInteger(tag) && tag > 0 && tag < 2 ** 31 && (tag & (tag - 1)) === 0)) fail(`SightlineOptions.${name}`, "must be a view tag: a power of two from 1 to 2^30", tag);
+  }
+  if (o.ownerTag !== undefined && o.ownerTag === o.teamTag) fail("SightlineOptions.teamTag", "must differ from ownerTag: teammates would receive owner-only fields", o.teamTag);
   if (o.position !== undefined) func("SightlineOptions.position", o.position, "(instance, out) => void");
   if (o.roundTrip !== undefined) func("SightlineOptions.roundTrip", o.roundTrip, "(sessionId) => milliseconds | undefined");
   if (o.pingIntervalMs !== undefined) within("SightlineOptions.pingIntervalMs", o.pingIntervalMs, 100, 60_000, "milliseconds");

@@ -1,15 +1,16 @@
 import { RoomPlugin, TimestepException, type Client, type Room } from "@colyseus/core";
-import { StateView, type Schema } from "@colyseus/schema";
-import { ViewCulling, type AuditCounts, type CullingReport } from "../culling/index.js";
+import type { Schema } from "@colyseus/schema";
+import { ViewCulling, type AuditCounts, type AuditOptions, type CullingReport } from "../culling/index.js";
 import type { ClientViews } from "../culling/clientViews.js";
 import { EverythingInView } from "../culling/everythingInView.js";
-import { fail, nonEmptyString } from "../../shared/validation/rangeChecks.js";
+import { fail, nonEmptyString, object } from "../../shared/validation/rangeChecks.js";
 import { CulledMessages } from "./culledMessages.js";
 import { LoopWatch } from "./loopWatch.js";
-import { EntityRegistry } from "./entityRegistry.js";
-import type { CulledSendOptions, EntitySpec, SightlineCounters } from "./pluginTypes.js";
+import { checkCullable, EntityRegistry } from "./entityRegistry.js";
+import type { CulledSendOptions, EntitySpec, PluginRevealOptions, SightlineCounters, SpectateOptions } from "./pluginTypes.js";
 import { hookRoom } from "./roomHooks.js";
 import { RoundTrips } from "./roundTrips.js";
+import { SessionViews } from "./sessionViews.js";
 import { checkPluginOptions, DEFAULT_SIGHTLINE_OPTIONS, readXY, type SightlineOptions } from "./sightlineOptions.js";
 
 /**
@@ -34,10 +35,13 @@ import { checkPluginOptions, DEFAULT_SIGHTLINE_OPTIONS, readXY, type SightlineOp
  * ```
  *
  * You own the schema (entities in `.view()` collections), the simulation, and which entity each client
- * plays. The plugin owns each client's `client.view` (created on {@link setCharacter}, kept through a
- * drop and a reconnection, released when the client leaves), the round trips (WebSocket pings, with the
- * server's own loop stalls taken off), the look-ahead, linger, teleport and team-change policy, owner-only
- * fields ({@link SightlineOptions.ownerTag}) and the culled messages ({@link sendToViewersOf}).
+ * plays. The plugin owns each client's `client.view` (created on {@link setCharacter}, {@link spectate} or
+ * {@link spectateAll}, kept through a drop and a reconnection, released when the client leaves), the round
+ * trips (WebSocket pings, with the server's own loop stalls taken off), the look-ahead, linger, teleport,
+ * reveal and team-change policy, owner-only and team-only fields ({@link SightlineOptions.ownerTag},
+ * {@link SightlineOptions.teamTag}) and the culled messages ({@link sendToViewersOf}). Whatever you change
+ * between two updates (a respawn in a message handler, a timer, a join) is settled before state next
+ * leaves the room, patch or full state: it never reaches a client that could not see it.
  */
 export class SightlinePlugin extends RoomPlugin {
   override readonly pluginName = "sightline" as const;
@@ -48,15 +52,13 @@ export class SightlinePlugin extends RoomPlugin {
   /** The same object when culling is on, for the policy figures only `ViewCulling` has (see {@link culling}). */
   private culler: ViewCulling | null = null;
   private manual = false;
-  private ownerTag: number | undefined;
   private readonly entities = new EntityRegistry(readXY);
-  /** Each kept session's StateView and character. */
-  private readonly stateViews = new Map<string, StateView>();
-  private readonly characters = new Map<string, string>();
+  /** Each kept session's StateView, role and tags (set in {@link start}). */
+  private sessions: SessionViews | null = null;
   private roundTrips: RoundTrips | null = null;
   private router: CulledMessages | null = null;
   private releaseWatch: (() => void) | undefined;
-  private counts = { updates: 0, lastUpdateMs: 0, churnMaxPerClient: 0, badPositions: 0 };
+  private counts = { updates: 0, lastUpdateMs: 0, churnMaxPerClient: 0, badPositions: 0, settles: 0, settled: 0 };
 
   /** @param options options known when the room class is written; {@link start} adds the rest */
   constructor(options?: Partial<SightlineOptions>) {
@@ -83,23 +85,29 @@ export class SightlinePlugin extends RoomPlugin {
       if (typeof patchMs !== "number" || !(patchMs > 0)) fail("SightlineOptions.tickSeconds", "is required when the room has no patchRate", patchMs);
       tickSeconds = patchMs / 1000;
     }
+    const sessions = new SessionViews(this.entities, () => this.views!, { owner: o.ownerTag, team: o.teamTag });
     const onAdd = (sessionId: string, id: string) => this.entered(sessionId, id);
-    const onRemove = (sessionId: string, id: string) => this.left(sessionId, id);
+    const onRemove = (sessionId: string, id: string) => sessions.left(sessionId, id);
     if (o.culling === false) this.views = new EverythingInView(onAdd, onRemove);
     else this.views = this.culler = new ViewCulling({ ...o, tickSeconds, maxSpeed: o.maxSpeed, onAdd, onRemove });
-    this.ownerTag = o.ownerTag;
+    this.sessions = sessions;
     this.entities.read = o.position ?? readXY;
     const watch = LoopWatch.shared();
     this.releaseWatch = watch.acquire();
     this.roundTrips = new RoundTrips(o.pingIntervalMs ?? DEFAULT_SIGHTLINE_OPTIONS.pingIntervalMs, this.views.maxRoundTripMs, (id) => room.clients.getById(id), (from, to) => watch.blockedWithin(from, to), o.roundTrip);
     this.router = new CulledMessages({
-      sessions: () => this.stateViews.keys(),
-      holds: (sessionId, id) => this.views!.has(sessionId, id),
+      sessions: () => sessions.sessions.keys(),
+      holds: (sessionId, id) => sessions.has(sessionId, id),
       clientOf: (sessionId) => room.clients.getById(sessionId),
     });
-    // Views are decided and messages resolved just before each patch; a leaving client is released
-    // before the room's own onLeave, so the room may remove its character there.
-    hookRoom(room, { beforePatch: () => this.beforePatch(), leave: (client) => this.release(client.sessionId), dispose: () => this.stop() });
+    // Views are decided and messages resolved just before each patch, and settled before any other send;
+    // a leaving client is released before the room's own onLeave, so the room may remove its character there.
+    hookRoom(room, {
+      beforePatch: () => this.beforePatch(),
+      beforeSend: () => this.guarded(() => this.settle()),
+      leave: (client) => this.release(client.sessionId),
+      dispose: () => this.stop(),
+    });
   }
 
   /** Whether culling is on (false: every view holds everything). */
@@ -125,32 +133,36 @@ export class SightlinePlugin extends RoomPlugin {
   /**
    * Declares an entity: `instance` is its schema instance, already in a `.view()` collection of your
    * state (ids share one namespace across collections). Its position is read from the instance. Throws a
-   * RangeError naming the field for a duplicate id or a bad spec; nothing changes then.
+   * RangeError naming the field for a duplicate id or a bad spec, and naming the id and the fix for an
+   * instance not in the state yet or not in a `.view()` collection; nothing changes then.
    */
   addEntity(id: string, instance: Schema, spec: EntitySpec = {}): void {
     const views = this.started();
     nonEmptyString("SightlinePlugin.addEntity id", id);
-    if (typeof instance !== "object" || instance === null) fail("SightlinePlugin.addEntity instance", "must be the entity's schema instance", instance);
     if (this.entities.has(id)) fail("SightlinePlugin.addEntity id", "is already an entity", id);
+    checkCullable("SightlinePlugin.addEntity", id, instance);
     const at = this.entities.at;
     this.entities.read(instance, at);
     // Registered first: with culling off, views gain it during addEntity.
-    const record = this.entities.add(id, instance);
+    const record = this.entities.add(id, instance, typeof spec?.team === "string" ? spec.team : undefined);
     try {
       views.addEntity(id, { ...spec, x: at.x, y: at.y });
     } catch (err) {
       this.entities.remove(record);
       throw err;
     }
+    this.sessions!.added(record);
   }
 
   /**
    * Tells the culling that the entity was put where its instance now says (a respawn, a portal, a blink)
-   * rather than walked there at up to `maxSpeed`: the next update takes the move as a teleport (see
-   * `ViewCulling.teleportEntity`). Call it when you move the instance. A move longer than
-   * `teleportDistance` counts as one anyway; a shorter one (a player caught a step from its spawn) breaks
-   * the speed bound the look-ahead rests on unless declared, and the audit reports the pop-ins it causes.
-   * Throws a RangeError for an unknown id.
+   * rather than walked there at up to `maxSpeed`: the move is taken as a teleport (see
+   * `ViewCulling.teleportEntity`). Call it when you move the instance, anywhere: in your step, a message
+   * handler, a `this.clock` or native timer, `onJoin`. Before state next leaves the room (the next patch,
+   * or a joining client's full state) every view that could not see the entity at its new spot lets it go,
+   * so no client learns it. A move longer than `teleportDistance` counts as one anyway; a shorter one (a
+   * player caught a step from its spawn) breaks the speed bound the look-ahead rests on unless declared,
+   * and the audit reports the pop-ins it causes. Throws a RangeError for an unknown id.
    */
   teleported(id: string): void {
     this.started();
@@ -159,9 +171,40 @@ export class SightlinePlugin extends RoomPlugin {
     record.teleported = true;
   }
 
-  /** Moves an entity to another team (or none; a character needs one); views follow at the next update. */
+  /**
+   * Moves an entity to another team (or none; a character needs one). Its team-only fields leave its old
+   * teammates' views at once; views its old team could not see it from let it go before state next leaves
+   * the room; its new teammates gain it (and its team-only fields) at the next update.
+   */
   setTeam(id: string, team: string | undefined): void {
     this.started().setTeam(id, team);
+    const record = this.entities.get(id);
+    if (record !== undefined && record.team !== team) this.sessions!.teamChanged(record, team);
+  }
+
+  /**
+   * Shows an entity to clients whatever their sight says, from the next update: to every client (no
+   * `team` or `client`), to a `team`'s clients, or to one `client`; for `seconds`, or until
+   * {@link conceal}. A flag carrier, a radar ping, a "spotted" mark, an objective. Look-ahead does not
+   * apply; linger does: it leaves `lingerSeconds` after the reveal ends, unless it qualifies otherwise.
+   * Revealing it again to the same audience extends the reveal. A caster sees everything already.
+   * Throws a RangeError naming the field for an unknown entity or client, both `team` and `client`, or
+   * `seconds` that is not > 0.
+   */
+  reveal(entityId: string, options: PluginRevealOptions = {}): void {
+    const views = this.started();
+    if (!this.entities.has(entityId)) fail("SightlinePlugin.reveal entityId", "is not an entity", entityId);
+    const o = object<PluginRevealOptions>("RevealOptions", options);
+    const client = o.client === undefined ? undefined : typeof o.client === "string" ? o.client : o.client?.sessionId;
+    if (client !== undefined && this.sessions!.sessions.get(client)?.role === "caster") return;
+    views.reveal(entityId, { team: o.team, client, seconds: o.seconds });
+  }
+
+  /** Ends an entity's reveals early: to `team`, to `client`, or all of them. Returns how many ended. */
+  conceal(entityId: string, options: { team?: string; client?: Client | string } = {}): number {
+    const o = object<{ team?: string; client?: Client | string }>("RevealTarget", options);
+    const client = o.client === undefined ? undefined : typeof o.client === "string" ? o.client : o.client?.sessionId;
+    return this.started().conceal(entityId, { team: o.team, client });
   }
 
   /**
@@ -172,6 +215,7 @@ export class SightlinePlugin extends RoomPlugin {
     const record = this.entities.get(id);
     if (record === undefined) return;
     this.started().removeEntity(id);
+    this.sessions!.removing(record);
     this.entities.remove(record);
     this.router!.dropEntity(id);
   }
@@ -180,53 +224,68 @@ export class SightlinePlugin extends RoomPlugin {
    * The client plays `characterId` (a character entity): on the first call the client gets its
    * `StateView` (yours, if you set `client.view` already), holding its character and its team now and
    * what its team could see from the next update. Later calls switch characters, owner tag included.
+   * One player per character: throws a RangeError for a character another client plays (to watch it,
+   * {@link spectate}).
    */
   setCharacter(client: Client, characterId: string): void {
-    const views = this.started();
-    const sessionId = client.sessionId;
-    const record = this.entities.get(characterId);
-    if (record === undefined) fail("SightlinePlugin.setCharacter characterId", "is not an entity", characterId);
-    const previous = this.characters.get(sessionId);
-    let view = this.stateViews.get(sessionId);
-    if (view === undefined) {
-      view = (client.view as StateView | undefined) ?? new StateView();
-      this.stateViews.set(sessionId, view);
-      try {
-        views.addClient(sessionId, characterId);
-      } catch (err) {
-        this.stateViews.delete(sessionId);
-        throw err;
-      }
-      client.view = view;
-    } else {
-      views.setCharacter(sessionId, characterId);
-    }
-    this.characters.set(sessionId, characterId);
-    if (this.ownerTag !== undefined && previous !== characterId) {
-      const old = previous === undefined ? undefined : this.entities.get(previous);
-      if (old !== undefined) view.remove(old.instance, this.ownerTag);
-      view.add(record.instance, this.ownerTag);
-    }
-    this.roundTrips!.watch(sessionId);
+    this.started();
+    this.sessions!.follow(client, characterId, "player", true, "SightlinePlugin.setCharacter");
+    this.roundTrips!.watch(client.sessionId);
+  }
+
+  /**
+   * The client watches `characterId` without playing it: its view follows that character's team (what the
+   * team knows, team-only fields included), but holds the character's owner-only fields only with
+   * `ownerFields: true`. For a spectator of one player, a teammate's killcam, a coach. Its round trip
+   * sizes the team's look-ahead like a player's. Call again to watch another; {@link setCharacter} to play.
+   */
+  spectate(client: Client, characterId: string, options: SpectateOptions = {}): void {
+    this.started();
+    const o = object<SpectateOptions>("SpectateOptions", options);
+    if (o.ownerFields !== undefined && typeof o.ownerFields !== "boolean") fail("SpectateOptions.ownerFields", "must be a boolean", o.ownerFields);
+    this.sessions!.follow(client, characterId, "spectator", o.ownerFields === true, "SightlinePlugin.spectate");
+    this.roundTrips!.watch(client.sessionId);
+  }
+
+  /**
+   * The client sees everything: every entity, the team-only fields of every team, and owner-only fields
+   * with `ownerFields: true`. For a trusted caster or an admin: never for a player, and never live to an
+   * audience (anyone watching a live caster view can relay it to a player: stream it behind a delay).
+   * It receives every culled message. Outside the culling: it neither sizes a look-ahead nor is audited.
+   */
+  spectateAll(client: Client, options: SpectateOptions = {}): void {
+    this.started();
+    const o = object<SpectateOptions>("SpectateOptions", options);
+    if (o.ownerFields !== undefined && typeof o.ownerFields !== "boolean") fail("SpectateOptions.ownerFields", "must be a boolean", o.ownerFields);
+    this.roundTrips!.unwatch(client.sessionId);
+    this.sessions!.watchAll(client, o.ownerFields === true);
   }
 
   /** Stops keeping a client's view (done for you when it leaves). Its `client.view` stays as it is. */
   release(sessionId: string): void {
-    if (!this.stateViews.delete(sessionId)) return;
-    this.characters.delete(sessionId);
-    this.views?.removeClient(sessionId);
+    if (this.sessions?.release(sessionId) === undefined) return;
     this.roundTrips?.unwatch(sessionId);
     this.router?.forget(sessionId);
   }
 
   /** Whether the client's view holds `entityId` now. */
   has(client: Client | string, entityId: string): boolean {
-    return this.views?.has(typeof client === "string" ? client : client.sessionId, entityId) ?? false;
+    return this.sessions?.has(typeof client === "string" ? client : client.sessionId, entityId) ?? false;
   }
 
   /** The entity ids the client's view holds now (a copy). */
   viewOf(client: Client | string): string[] {
-    return this.views?.viewOf(typeof client === "string" ? client : client.sessionId) ?? [];
+    const sessionId = typeof client === "string" ? client : client.sessionId;
+    if (this.sessions?.sessions.get(sessionId)?.role === "caster") return this.entities.all().map((r) => r.id);
+    return this.views?.viewOf(sessionId) ?? [];
+  }
+
+  /**
+   * Starts the truth audit now, if it is not on (see `audit` in {@link SightlineOptions}): for a test
+   * harness that audits a room built without it (`sightline/testing`). Throws a RangeError with culling off.
+   */
+  startAudit(options?: AuditOptions): void {
+    this.started().startAudit(options);
   }
 
   /**
@@ -265,8 +324,9 @@ export class SightlinePlugin extends RoomPlugin {
     const moved = this.entities.moveAll(views);
     const bad = moved.bad;
     this.counts.badPositions += moved.count;
-    this.roundTrips!.apply(this.stateViews.keys(), views);
+    this.roundTrips!.apply(this.sessions!.sessions.keys(), views);
     const report = views.update();
+    this.sessions!.retagAll();
     const c = this.counts;
     c.updates++;
     c.lastUpdateMs = performance.now() - started;
@@ -284,7 +344,7 @@ export class SightlinePlugin extends RoomPlugin {
     const views = this.views;
     const totals = views?.totals ?? { adds: 0, removes: 0 };
     return {
-      clients: this.stateViews.size,
+      clients: this.sessions?.sessions.size ?? 0,
       entities: this.entities.size,
       adds: totals.adds,
       removes: totals.removes,
@@ -292,9 +352,11 @@ export class SightlinePlugin extends RoomPlugin {
       updates: this.counts.updates,
       lastUpdateMs: this.counts.lastUpdateMs,
       audit: views?.audit === null || views === null ? null : { ...views.audit.counts },
-      roundTrips: this.roundTrips?.counts(this.stateViews.keys()) ?? { p50: 0, max: 0, measured: 0, capped: 0 },
+      roundTrips: this.roundTrips?.counts(this.sessions?.sessions.keys() ?? [][Symbol.iterator]()) ?? { p50: 0, max: 0, measured: 0, capped: 0 },
       messages: { ...(this.router?.counts ?? { sent: 0, withheld: 0, caughtUp: 0 }) },
       badPositions: this.counts.badPositions,
+      settles: this.counts.settles,
+      settled: this.counts.settled,
     };
   }
 
@@ -312,19 +374,35 @@ export class SightlinePlugin extends RoomPlugin {
   }
 
   private beforePatch(): void {
+    this.guarded(() => (this.manual ? this.settle() : this.update()));
+    this.guarded(() => this.router!.flush(performance.now()));
+  }
+
+  /**
+   * Before state leaves the room between two updates: positions are read again, and what is news since the
+   * update (a teleport, a team change) is applied to the views at once (`ViewCulling.settle`). Positions
+   * that are not numbers are left for the next update to report.
+   */
+  private settle(): void {
+    const views = this.views;
+    if (views === null || !views.cullingEnabled) return;
+    this.entities.moveAll(views);
+    const c = this.counts;
+    c.settles++;
+    c.settled += views.settle();
+    this.sessions!.retagAll();
+  }
+
+  /** Runs `part`, reporting what it throws: an error inside a patch must not escape (it would stop the process). */
+  private guarded(part: () => unknown): void {
     try {
-      if (!this.manual) this.update();
-    } catch (err) {
-      this.report(err);
-    }
-    try {
-      this.router!.flush(performance.now());
+      part();
     } catch (err) {
       this.report(err);
     }
   }
 
-  /** An error inside a patch must not escape (it would stop the process): the room's hook gets it. */
+  /** The room's hook gets what an update before the patch threw. */
   private report(err: unknown): void {
     const cause = err instanceof Error ? err : new Error(String(err));
     const room = this.room as Room;
@@ -333,14 +411,7 @@ export class SightlinePlugin extends RoomPlugin {
   }
 
   private entered(sessionId: string, id: string): void {
-    const record = this.entities.get(id);
-    if (record === undefined) return;
-    this.stateViews.get(sessionId)?.add(record.instance);
+    this.sessions!.entered(sessionId, id);
     this.router?.entered(sessionId, id, performance.now());
-  }
-
-  private left(sessionId: string, id: string): void {
-    const record = this.entities.get(id);
-    if (record !== undefined) this.stateViews.get(sessionId)?.remove(record.instance);
   }
 }

@@ -289,7 +289,8 @@ export class ViewCulling implements ClientViews {
    * once: an entity moved with {@link teleportEntity}, moved farther than {@link teleportDistance}, or moved
    * to another team leaves every view whose team could not potentially see it where it now is (unless
    * a reveal shows it there); a client whose character changed team or who took another character keeps
-   * only what its new team could see now, and gains its new team's own. Nothing else enters a view here
+   * only what its new team could see now, and gains its new team's own; an entity that joined a team
+   * enters that team's views. Nothing else enters a view here
    * (what newly qualifies enters at the next update, as usual), time does not advance, and nothing else
    * changes. Cheap when nothing of the
    * kind happened: one pass over the entities. With the audit on, the views are audited for leaks too.

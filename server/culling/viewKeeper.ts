@@ -234,8 +234,8 @@ export class ViewKeeper {
    * distance, or on another team) leaves every view whose team could not potentially see it where it is
    * now and that no reveal shows it to; a view whose character changed team, or which follows another
    * character, keeps only what its team could see now, and gains its new team's own (its new character
-   * among them). Nothing else enters here: what newly qualifies waits for the update. Returns how many
-   * entities left views.
+   * among them); an entity that joined a team enters that team's views. Nothing else enters here: what
+   * newly qualifies by sight waits for the update. Returns how many entities left views.
    */
   settle(): number {
     const sight = this.sight;
@@ -264,7 +264,14 @@ export class ViewKeeper {
       }
       for (let j = 0; j < n; j++) {
         const slot = news[j]!;
-        if (slot >= record.qualified.length || record.qualified[slot] === 0 || record.generation[slot] !== sight.generationOf(slot)) continue;
+        if (slot >= record.qualified.length || record.qualified[slot] === 0 || record.generation[slot] !== sight.generationOf(slot)) {
+          // A new teammate is the view's to see at once.
+          if (team >= 0 && sight.teamOfSlot(slot) === team) {
+            if (record.qualified.length < capacity) grow(record, capacity);
+            this.enter(record, slot);
+          }
+          continue;
+        }
         if (this.mayHold(record, team, slot)) continue;
         this.drop(record, record.slots.subarray(0, record.count).indexOf(slot));
         left++;

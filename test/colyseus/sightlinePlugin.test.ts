@@ -5,22 +5,23 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SightlinePlugin } from "sightline/colyseus";
 import { addSentry, BunkerRoom } from "../fixtures/bunkerRoom.js";
 import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
-import { DelayProxy } from "../fixtures/delayProxy.js";
-import { receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
+import { FrameRecorder, LatencyProxy } from "sightline/testing";
 import { seededRandom } from "../../shared/seededRandom.js";
 
 // The `sightline/colyseus` plugin in a room of the test's own (tests/fixtures/bunkerRoom.ts: decorator
 // schema, a bunker wall with a doorway at y = 18..22, no simulation), with real SDK clients over WebSocket.
 
+/** Every frame each SDK client received, for the byte-level checks. */
+let frames: FrameRecorder;
 let colyseus: LoopbackServer;
 
 beforeAll(async () => {
-  recordRawFrames();
+  frames = FrameRecorder.start();
   colyseus = await bootLoopback(defineServer({ transport: new WebSocketTransport(), rooms: { bunker: defineRoom(BunkerRoom) }, greet: false }));
 });
 afterAll(async () => {
   await colyseus.shutdown();
-  stopRecordingRawFrames();
+  frames.stop();
 });
 beforeEach(async () => {
   await colyseus.cleanup();
@@ -52,10 +53,10 @@ describe("sightline/colyseus: culling in your own room", () => {
     const redUnits = (red.state as any).units;
     expect(redUnits.has(red.sessionId)).toBe(true);
     expect(redUnits.has(blue.sessionId)).toBe(false);
-    expect(receivedBytes(red, blue.sessionId)).toBe(false);
-    expect(receivedBytes(red, "psst-hidden")).toBe(false);
+    expect(frames.received(red, blue.sessionId)).toBe(false);
+    expect(frames.received(red, "psst-hidden")).toBe(false);
     expect(heard).toEqual(["blue:psst-hidden"]); // its own view holds it: the search is not blind
-    expect(receivedBytes(blue, "psst-hidden")).toBe(true);
+    expect(frames.received(blue, "psst-hidden")).toBe(true);
 
     // Both step in line with the doorway.
     red.send("goto", { x: 2, y: 20 });
@@ -185,7 +186,7 @@ describe("sightline/colyseus: culling in your own room", () => {
   it("audit: no leak, pop-in or miss over randomized movement with round trips of 0 to 120 ms", async () => {
     const room = await colyseus.createRoom<BunkerRoom>("bunker", { audit: true });
     const random = seededRandom(17);
-    const proxy = await DelayProxy.start(colyseus.port, () => Math.floor(random() * 61));
+    const proxy = await LatencyProxy.start(colyseus.port, () => Math.floor(random() * 61));
     try {
       const sdk = new SdkClient(`http://127.0.0.1:${proxy.port}`);
       const clients: Awaited<ReturnType<SdkClient["joinById"]>>[] = [];

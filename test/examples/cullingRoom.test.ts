@@ -4,20 +4,22 @@ import { WebSocketTransport } from "@colyseus/ws-transport";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ArenaRoom } from "../../examples/culling-room/arenaRoom.js";
 import { bootLoopback } from "../fixtures/bootLoopback.js";
-import { receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
+import { FrameRecorder } from "sightline/testing";
 
 // The culling example: a room of its own (its own schema and walls, no stealth simulation, no physics)
 // culled through the `sightline/colyseus` plugin, driven by real SDK clients over WebSocket.
 
+/** Every frame each SDK client received, for the byte-level checks. */
+let frames: FrameRecorder;
 let colyseus: ColyseusTestServer;
 
 beforeAll(async () => {
-  recordRawFrames();
+  frames = FrameRecorder.start();
   colyseus = await bootLoopback(defineServer({ transport: new WebSocketTransport(), rooms: { arena: defineRoom(ArenaRoom) }, greet: false }));
 });
 afterAll(async () => {
   await colyseus.shutdown();
-  stopRecordingRawFrames();
+  frames.stop();
 });
 beforeEach(async () => {
   await colyseus.cleanup();
@@ -32,9 +34,9 @@ describe("example: culling in your own Colyseus room", () => {
     const redTanks = (red.state as any).tanks;
     expect(redTanks.has(red.sessionId)).toBe(true);
     expect(redTanks.has(blue.sessionId)).toBe(false);
-    expect(receivedBytes(red, blue.sessionId)).toBe(false);
-    expect(receivedBytes(blue, red.sessionId)).toBe(false);
-    expect(receivedBytes(blue, blue.sessionId)).toBe(true); // the search is not blind
+    expect(frames.received(red, blue.sessionId)).toBe(false);
+    expect(frames.received(blue, red.sessionId)).toBe(false);
+    expect(frames.received(blue, blue.sessionId)).toBe(true); // the search is not blind
     // Owner-only: red's ammo reaches red alone.
     expect(redTanks.get(red.sessionId).ammo).toBe(9);
     // A shot behind the wall is not news to the other side, raw bytes included.
@@ -44,7 +46,7 @@ describe("example: culling in your own Colyseus room", () => {
     red.send("fire");
     for (let i = 0; i < 5; i++) await room.waitForNextPatch();
     expect(shots).toEqual([`red heard ${red.sessionId}`]);
-    expect(receivedBytes(blue, "shot")).toBe(false);
+    expect(frames.received(blue, "shot")).toBe(false);
 
     // Garbage changes nothing and throws nothing.
     red.send("move", { x: "east", y: null });

@@ -6,19 +6,21 @@ import type { ViewCulling } from "sightline/culling";
 import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
 import { ticks } from "../fixtures/roomTicks.js";
-import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
+import { FrameRecorder } from "sightline/testing";
 
+/** Every frame each SDK client received, for the byte-level checks. */
+let frames: FrameRecorder;
 let colyseus: LoopbackServer;
 const catalog = new MapCatalog().add(arenaMap());
 
 beforeAll(async () => {
   // Every frame each client socket receives, raw, from its very first (the join's full state) on.
-  recordRawFrames();
+  frames = FrameRecorder.start();
   colyseus = await bootLoopback(createStealthServer({ room: { catalog, culling: { audit: true } } }));
 });
 afterAll(async () => {
   await colyseus.shutdown();
-  stopRecordingRawFrames();
+  frames.stop();
 });
 beforeEach(async () => {
   await colyseus.cleanup();
@@ -51,10 +53,10 @@ describe("anti-wallhack culling in the room", () => {
     expect(state.players.has(a.sessionId)).toBe(true);
     expect(state.players.has(b.sessionId)).toBe(false);
     expect(state.guards.has("guard:Watcher")).toBe(false);
-    expect(rawFrames(a).length).toBeGreaterThan(5);
-    for (const secret of [b.sessionId, "guard:Watcher", "Watcher"]) expect(receivedBytes(a, secret), secret).toBe(false);
+    expect(frames.framesOf(a).length).toBeGreaterThan(5);
+    for (const secret of [b.sessionId, "guard:Watcher", "Watcher"]) expect(frames.received(a, secret), secret).toBe(false);
     // B, in the open, does get the guard: the bytes search is not blind.
-    expect(receivedBytes(b, "guard:Watcher")).toBe(true);
+    expect(frames.received(b, "guard:Watcher")).toBe(true);
 
     // A steps out north, past the wall's end: B and the guard must be in A's view before A truly sees them.
     const input = a.input({ mode: "reliable" }) as any;

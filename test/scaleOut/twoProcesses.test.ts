@@ -3,12 +3,14 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalCluster, type ClusterMember } from "../../loadtest/cluster/localCluster.js";
 import { RedisServer } from "../../loadtest/cluster/redisServer.js";
-import { receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
+import { FrameRecorder } from "sightline/testing";
 
 /**
  * Two real server processes sharing a real redis-server, as a studio deploys them: matchmaking across
  * processes, culling in a room on the other process, a process killed outright, and one shut down.
  */
+/** Every frame each SDK client received, for the byte-level checks. */
+let frames: FrameRecorder;
 let cluster: LocalCluster;
 let redis: Redis;
 let a: ClusterMember;
@@ -16,7 +18,7 @@ let b: ClusterMember;
 const clients: Room[] = [];
 
 beforeAll(async () => {
-  recordRawFrames();
+  frames = FrameRecorder.start();
   cluster = await LocalCluster.start(2, { MAX_GUARDS: "64" });
   [a, b] = cluster.members as [ClusterMember, ClusterMember];
   redis = new Redis(cluster.redis.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
@@ -26,7 +28,7 @@ afterAll(async () => {
   for (const room of clients) if (room.connection.isOpen) await room.leave().catch(() => undefined);
   redis?.disconnect();
   await cluster?.stop();
-  stopRecordingRawFrames();
+  frames.stop();
 }, 30_000);
 
 /** The process hosting `roomId`, from the room listings in Redis. */
@@ -103,9 +105,9 @@ describe("scaling out over Redis", () => {
     const east = track(await viaA.joinById(roomOnB, { spawn: "H", team: "east" }));
     await patchesOver(west, 1500);
     expect((west.state as { players: Map<string, unknown> }).players.has(west.sessionId)).toBe(true);
-    expect(receivedBytes(west, west.sessionId)).toBe(true);
-    expect(receivedBytes(west, east.sessionId)).toBe(false);
-    expect(receivedBytes(east, west.sessionId)).toBe(false);
+    expect(frames.received(west, west.sessionId)).toBe(true);
+    expect(frames.received(west, east.sessionId)).toBe(false);
+    expect(frames.received(east, west.sessionId)).toBe(false);
   }, 30_000);
 
   it("B killed outright: its clients are closed, A's rooms keep patching, new rooms land on A, and B is gone from Redis within 10 s", async () => {

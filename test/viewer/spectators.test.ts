@@ -9,16 +9,18 @@ import { RAY_FLOATS, readRays, SPECTATOR_MESSAGES, type ReceivedEntities } from 
 import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback } from "../fixtures/bootLoopback.js";
 import { ticks } from "../fixtures/roomTicks.js";
-import { rawFrames, receivedBytes, recordRawFrames, stopRecordingRawFrames } from "../fixtures/rawFrames.js";
+import { FrameRecorder } from "sightline/testing";
 
 const TOKEN = "let-me-watch-everything";
 const catalog = new MapCatalog().add(arenaMap());
+/** Every frame each SDK client received, for the byte-level checks. */
+let frames: FrameRecorder;
 let colyseus: ColyseusTestServer;
 /** The clock of the "stealth-clocked" rooms' time rules, ms: the test moves it. */
 let clockMs = 0;
 
 beforeAll(async () => {
-  recordRawFrames();
+  frames = FrameRecorder.start();
   colyseus = await bootLoopback(createStealthServer({ room: { catalog, spectatorToken: TOKEN, culling: { audit: true } } }));
   // The same room with spectating left off (the default), next to it in the same process.
   matchMaker.defineRoomType("stealth-unwatched", stealthRoomWith({ catalog }));
@@ -27,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await colyseus.shutdown();
-  stopRecordingRawFrames();
+  frames.stop();
 });
 beforeEach(async () => {
   await colyseus.cleanup();
@@ -107,19 +109,19 @@ describe("spectator mode", () => {
 
     // A, behind the wall, got no hidden id, nothing about the spectator and no ray, not even in its raw bytes.
     await a.waitForNextPatch();
-    expect(rawFrames(a).length).toBeGreaterThan(5);
+    expect(frames.framesOf(a).length).toBeGreaterThan(5);
     for (const secret of ["guard:Watcher", b.sessionId, spectator.sessionId, SPECTATOR_MESSAGES.rays, SPECTATOR_MESSAGES.received]) {
-      expect(receivedBytes(a, secret), secret).toBe(false);
+      expect(frames.received(a, secret), secret).toBe(false);
     }
     for (const [x1, y1, x2, y2] of cast.slice(0, 50)) {
       const ray = new Uint8Array(new Float32Array([x1!, y1!, x2!, y2!]).buffer);
-      expect(receivedBytes(a, ray)).toBe(false);
-      expect(receivedBytes(b, ray)).toBe(false);
-      expect(receivedBytes(c, ray)).toBe(false);
-      expect(receivedBytes(spectator, ray)).toBe(true); // the search finds rays where they are
+      expect(frames.received(a, ray)).toBe(false);
+      expect(frames.received(b, ray)).toBe(false);
+      expect(frames.received(c, ray)).toBe(false);
+      expect(frames.received(spectator, ray)).toBe(true); // the search finds rays where they are
     }
     expect(raysToPlayers).toBe(0);
-    for (const player of [b, c]) expect(receivedBytes(player, spectator.sessionId)).toBe(false);
+    for (const player of [b, c]) expect(frames.received(player, spectator.sessionId)).toBe(false);
 
     // The spectator is not a player: no character, no culling view; culling stayed exact with it present.
     expect(room.state.players.has(spectator.sessionId)).toBe(false);
