@@ -5,8 +5,10 @@ import { defineConfig } from "vitest/config";
  * make up the integration layer; every other file is in the unit layer, which a setup file holds to that.
  */
 const INTEGRATION = [
+  "test/colyseus/randomizedAudit.test.ts",
   "test/colyseus/sendTiming.test.ts",
   "test/colyseus/sightlinePlugin.test.ts",
+  "test/colyseus/teamGames.test.ts",
   "test/examples/cullingRoom.test.ts",
   "test/examples/fogOfWar.test.ts",
   "test/fov/exploredRoom.test.ts",

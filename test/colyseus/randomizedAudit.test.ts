@@ -1,0 +1,114 @@
+import { defineRoom, defineServer } from "@colyseus/core";
+import type { StateView } from "@colyseus/schema";
+import { WebSocketTransport } from "@colyseus/ws-transport";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { auditWithBots } from "sightline/testing";
+import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
+import { FieldRoom, OWNER, TEAM, type FieldOptions, type TeleportMoment } from "../fixtures/fieldRoom.js";
+import { seededRandom } from "../../shared/seededRandom.js";
+
+// The randomized audit of `sightline/colyseus`: bots walk a field split by a wall with a doorway, with
+// round trips of 0 to 120 ms, while respawns happen at every moment state can change between two updates,
+// units change teams, reveals come and go, and a caster watches. The culling's truth audit runs on every
+// client-tick and every send between updates; the view tags are checked at every encode.
+
+let colyseus: LoopbackServer;
+
+beforeAll(async () => {
+  colyseus = await bootLoopback(defineServer({ transport: new WebSocketTransport(), rooms: { field: defineRoom(FieldRoom) }, greet: false }));
+});
+afterAll(async () => {
+  await colyseus.shutdown();
+});
+beforeEach(async () => {
+  await colyseus.cleanup();
+});
+
+const MOMENTS: TeleportMoment[] = ["handler", "clock", "native", "afterUpdate"];
+/** Seconds each run plays: 6 in the suite; `AUDIT_SECONDS=120 npx vitest run test/colyseus/randomizedAudit.test.ts` for a long one. */
+const SECONDS = Number(process.env.AUDIT_SECONDS ?? 6);
+
+/** A random spot clear of the wall (x = 9..11), where a respawn may put a body. */
+function spot(random: () => number): { x: number; y: number } {
+  const x = 37 * random();
+  return { x: x < 8.5 ? x : x + 3, y: 40 * random() };
+}
+const TEAMS = ["red", "blue", "neutral"];
+
+/**
+ * Checks, just before every encode, that each view holds team tags only on units of its own team and the
+ * owner tag only on its own character (casters: every team tag, no owner tag).
+ */
+function watchTags(room: FieldRoom): { encodes: number; wrong: string[] } {
+  const found = { encodes: 0, wrong: [] as string[] };
+  const serializer = (room as unknown as { _serializer: { applyPatches: (...args: unknown[]) => unknown } })._serializer;
+  const applyPatches = serializer.applyPatches;
+  serializer.applyPatches = function (...args: unknown[]) {
+    found.encodes++;
+    for (const client of room.clients) {
+      const view = client.view as StateView | undefined;
+      if (view === undefined) continue;
+      const own = room.state.units.get(client.sessionId);
+      const caster = own === undefined;
+      room.state.units.forEach((unit, id) => {
+        if (view.hasTag(unit, TEAM) && !caster && unit.team !== own.team) found.wrong.push(`${client.sessionId} holds ${id}'s team fields (${unit.team} vs ${own.team})`);
+        if (view.hasTag(unit, OWNER) && id !== client.sessionId) found.wrong.push(`${client.sessionId} holds ${id}'s owner fields`);
+      });
+    }
+    return applyPatches.apply(this, args);
+  };
+  return found;
+}
+
+describe("the randomized plugin audit", () => {
+  it.each<FieldOptions>([
+    { update: "manual", loop: "timestep" },
+    { update: "beforePatch", loop: "patch" },
+  ])("no leak, pop-in, miss or misplaced tag: %o, with respawns at every moment, team changes, reveals and a caster", async (options) => {
+    const room = await colyseus.createRoom<FieldRoom>("field", { ...options, doorway: true });
+    const tags = watchTags(room);
+    const random = seededRandom(options.update === "manual" ? 23 : 29);
+    for (let d = 0; d < 3; d++) {
+      const at = spot(random);
+      room.addUnit(`drone-${d}`, at.x, at.y, TEAMS[d % 3]!, false);
+    }
+    // The room's own chaos, five times a second: drones respawn, change team, get revealed and concealed.
+    const chaos = setInterval(() => {
+      const drone = `drone-${Math.floor(random() * 3)}`;
+      const roll = random();
+      if (roll < 0.3) room.teleport({ id: drone, ...spot(random) });
+      else if (roll < 0.45) room.setTeam(drone, TEAMS[Math.floor(random() * 3)]!);
+      else if (roll < 0.7) {
+        const ids = [...room.state.units.keys()];
+        const id = ids[Math.floor(random() * ids.length)]!;
+        const audience = random();
+        const client = room.clients[Math.floor(random() * room.clients.length)]?.sessionId;
+        const to = audience < 0.4 ? { team: TEAMS[Math.floor(random() * 2)]! } : audience < 0.7 && client !== undefined ? { client } : {};
+        room.plugins.sightline.reveal(id, { ...to, seconds: 0.1 + random() });
+      } else if (roll < 0.8) room.plugins.sightline.conceal(drone);
+    }, 200);
+    try {
+      const report = await auditWithBots(room, {
+        port: colyseus.port, bots: 7, seconds: SECONDS, latencyMs: [0, 60], seed: options.update === "manual" ? 5 : 6,
+        joinOptions: (i) => (i === 6 ? { all: true } : { team: i % 2 === 0 ? "red" : "blue", x: i % 2 === 0 ? 2 + i : 38 - i, y: 5 + 5 * i }),
+        act: (bot, i, r) => {
+          if (i === 6) return;
+          const roll = r();
+          if (roll < 0.04) bot.send("teleport", { id: bot.sessionId, ...spot(r), at: MOMENTS[Math.floor(r() * MOMENTS.length)] });
+          else if (roll < 0.25) bot.send("walk", { dx: r() * 2 - 1, dy: r() * 2 - 1 });
+          else if (roll < 0.253) bot.send("team", r() < 0.5 ? "red" : "blue");
+        },
+      });
+      console.log(`randomized plugin audit (${options.update}, ${options.loop} loop): ${report.audited} client-ticks audited (${report.counts.clientTicks} in all), ${report.counts.sends} sends between updates, ${tags.encodes} encodes tag-checked; leaks ${report.counts.leaks}, pop-ins ${report.counts.popIns}, misses ${report.counts.misses}`);
+      expect(report.audited).toBeGreaterThan(SECONDS * 60);
+      expect(tags.wrong.slice(0, 5)).toEqual([]);
+      expect(tags.encodes).toBeGreaterThan(60);
+      const counters = room.plugins.sightline.counters;
+      expect(counters.settled).toBeGreaterThan(0); // respawns between updates were let go before a send
+      expect(counters.adds + counters.removes).toBeGreaterThan(20);
+      expect(room.exceptions).toEqual([]);
+    } finally {
+      clearInterval(chaos);
+    }
+  }, 20_000 + SECONDS * 1000);
+});
