@@ -37,7 +37,7 @@ export class ArenaRoom extends Room<{ state: InstanceType<typeof ArenaState> }> 
     });
     // A shot is news only to those who can see the shooter.
     this.onMessage("fire", (client) => this.plugins.sightline.sendToViewersOf(client.sessionId, "shot", { by: client.sessionId }));
-    this.setSimulationInterval(() => this.tick(), TICK_SECONDS * 1000);
+    this.setTimestep(() => this.tick(), TICK_SECONDS * 1000);
   }
 
   override onJoin(client: Client, options: { team?: unknown }): void {

@@ -43,22 +43,28 @@ export function hookRoom(room: Room, moments: RoomMoments): void {
     patching = true;
     queueMicrotask(endPatch);
   };
-  const clock = room.clock;
-  const tick = clock.tick;
-  clock.tick = function (this: typeof clock) {
-    tick.call(this);
-    if (patching) moments.beforeSend();
-  };
-  // Private in core's declarations, so reached by name; a core without it would send joins unsettled.
-  const internals = room as unknown as { sendFullState?: (client: Client) => void };
+  // A stand-in room (`attachToTestRoom`) sends nothing, so it needs neither wrap; a real one needs both.
+  const internals = room as unknown as { broadcastPatch?: unknown; sendFullState?: (client: Client) => void };
+  const real = typeof internals.broadcastPatch === "function";
+  const clock = room.clock as Room["clock"] | undefined;
   const sendFullState = internals.sendFullState;
-  if (typeof sendFullState !== "function") {
-    throw new Error("SightlinePlugin needs Room.sendFullState (@colyseus/core 0.18) to settle views before a join's full state; this @colyseus/core has none");
+  if (real && (clock === undefined || typeof sendFullState !== "function")) {
+    // Private in core's declarations, so reached by name; a core without it would send joins unsettled.
+    throw new Error("SightlinePlugin needs a room clock and Room.sendFullState (@colyseus/core 0.18) to settle views before every send; this @colyseus/core lacks one");
   }
-  internals.sendFullState = function (this: Room, client: Client) {
-    moments.beforeSend();
-    return sendFullState.call(this, client);
-  };
+  if (clock !== undefined) {
+    const tick = clock.tick;
+    clock.tick = function (this: typeof clock) {
+      tick.call(this);
+      if (patching) moments.beforeSend();
+    };
+  }
+  if (typeof sendFullState === "function") {
+    internals.sendFullState = function (this: Room, client: Client) {
+      moments.beforeSend();
+      return sendFullState.call(this, client);
+    };
+  }
   const hooks = room as unknown as { onLeave?: (client: Client, code?: number) => unknown; onDispose?: () => unknown };
   const leave = hooks.onLeave;
   hooks.onLeave = (client: Client, code?: number) => {

@@ -108,7 +108,9 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     if (asksToSpectate(options)) {
       const refusal = this.spectators.refusal(options.spectate, this.now());
       if (refusal !== undefined) throw new Refusal(refusal);
-      this.spectators.add(client, this.state);
+      // Every entity, meters and events included, through the plugin's caster view.
+      this.plugins.sightline.spectateAll(client, { ownerFields: true });
+      this.spectators.add(client);
       this.sim.vision.setRecordRays(true);
       return;
     }
@@ -125,7 +127,6 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     Object.assign(ps, { x: at.x, y: at.y, team: player.team });
     this.state.players.set(sid, ps);
     this.explored.add(sid, ps);
-    this.spectators.showPlayer(ps);
     this.intake.add(sid);
     this.hygiene.add(sid);
     // The view starts with the character (owner fields too) and its teammates; the culling adds the rest.
@@ -156,7 +157,6 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     const ps = this.state.players.get(sid);
     if (ps === undefined) return;
     this.plugins.sightline.removeEntity(sid); // every view lets it go before it leaves the state
-    this.spectators.hidePlayer(ps);
     this.state.players.delete(sid);
     this.intake.remove(sid);
     this.hygiene.remove(sid);

@@ -1,10 +1,9 @@
 import type { Client } from "@colyseus/core";
-import { StateView } from "@colyseus/schema";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { ERROR_CODES } from "../../shared/protocol.js";
 import { RAY_FLOATS, SPECTATOR_MESSAGES, type ReceivedEntities } from "../../shared/spectatorProtocol.js";
-import { OWNER, type PlayerState, type StealthState } from "../../shared/schema.js";
+import type { StealthState } from "../../shared/schema.js";
 import { describeIssues } from "../../shared/validation/describeIssues.js";
 import type { RayLog } from "sightline";
 
@@ -28,7 +27,6 @@ export function asksToSpectate(options: unknown): options is { spectate: unknown
 
 interface Spectator {
   readonly client: Client;
-  readonly view: StateView;
   /** Session id of the player whose received entities it follows ("" = nobody). */
   watched: string;
   /** The ids last reported for `watched`, joined, to send only changes. */
@@ -36,9 +34,9 @@ interface Spectator {
 }
 
 /**
- * The spectators of one room: clients with no character whose `StateView` holds every entity and every
- * player's OWNER-tagged fields (meters, events), that receive the sight rays of each tick and, for a player
- * they choose, which entities that player's client has in its view.
+ * The spectators of one room: clients with no character, seen by the culling plugin as casters (every
+ * entity and every player's owner-only fields: meters, events), that receive the sight rays of each tick
+ * and, for a player they choose, which entities that player's client has in its view.
  *
  * They stay out of everything players take part in: no seat, no input, no culling view, no round trip in
  * the look-ahead. What they receive goes to them alone (`client.send`, never a broadcast).
@@ -96,29 +94,14 @@ export class Spectators {
     return undefined;
   }
 
-  /** Seats a spectator (after {@link refusal} said yes): a view of every guard, camera and player. */
-  add(client: Client, state: StealthState): void {
-    const view = new StateView();
-    client.view = view;
-    state.guards.forEach((g) => view.add(g));
-    state.cameras.forEach((c) => view.add(c));
-    state.players.forEach((p) => view.add(p, OWNER));
-    this.spectators.set(client.sessionId, { client, view, watched: "", lastReceived: "" });
+  /** Seats a spectator, after {@link refusal} said yes and its view was made (the plugin's `spectateAll`). */
+  add(client: Client): void {
+    this.spectators.set(client.sessionId, { client, watched: "", lastReceived: "" });
   }
 
   /** Returns whether `sessionId` was a spectator. */
   remove(sessionId: string): boolean {
     return this.spectators.delete(sessionId);
-  }
-
-  /** A player joined: every spectator sees it, meters and events included. */
-  showPlayer(player: PlayerState): void {
-    for (const s of this.spectators.values()) s.view.add(player, OWNER);
-  }
-
-  /** A player is leaving (call before it leaves the state). */
-  hidePlayer(player: PlayerState): void {
-    for (const s of this.spectators.values()) s.view.remove(player);
   }
 
   /**

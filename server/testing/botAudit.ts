@@ -17,6 +17,8 @@ export interface BotAuditOptions {
   bots?: number;
   /** Join options of bot `bot` (its team, its spawn). @default none */
   joinOptions?: (bot: number) => Record<string, unknown>;
+  /** Called as each bot has joined: keep its room to check its frames afterwards (with a `FrameRecorder`). */
+  onJoin?: (room: Room, bot: number) => void;
   /** Milliseconds between two `act` calls, in [5, 10000]. @default 50 */
   actEveryMs?: number;
   /**
@@ -86,6 +88,7 @@ export async function auditWithBots(room: ServerRoom, options: BotAuditOptions):
   const seed = options.seed ?? 1;
   if (!Number.isFinite(seed)) fail("BotAuditOptions.seed", "must be a finite number", seed);
   const sample = fraction("BotAuditOptions.sample", options.sample ?? 1, "(]", "clients");
+  const onJoin = options.onJoin === undefined ? undefined : func<(room: Room, bot: number) => void>("BotAuditOptions.onJoin", options.onJoin, "(room, bot) => void");
   const plugin = options.plugin ?? (room as unknown as { plugins?: { sightline?: SightlinePlugin } }).plugins?.sightline;
   if (plugin === undefined || typeof plugin.startAudit !== "function") fail("BotAuditOptions.plugin", "must be the room's SightlinePlugin (none at room.plugins.sightline)", plugin);
   plugin.startAudit({ sample });
@@ -96,7 +99,10 @@ export async function auditWithBots(room: ServerRoom, options: BotAuditOptions):
   const joined: Room[] = [];
   let timer: NodeJS.Timeout | undefined;
   try {
-    for (let i = 0; i < bots; i++) joined.push(await sdk.joinById(room.roomId, joinOptions(i)));
+    for (let i = 0; i < bots; i++) {
+      joined.push(await sdk.joinById(room.roomId, joinOptions(i)));
+      onJoin?.(joined[i]!, i);
+    }
     const randoms = joined.map((_, i) => seededRandom(seed * 7919 + i + 1));
     let failure: unknown;
     timer = setInterval(() => {

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const ENTRIES = ["server/vision/index.ts", "server/occluders/index.ts", "server/culling/index.ts", "server/colyseus/index.ts", "shared/fov/index.ts"];
+const ENTRIES = ["server/vision/index.ts", "server/occluders/index.ts", "server/culling/index.ts", "server/colyseus/index.ts", "server/testing/index.ts", "shared/fov/index.ts"];
 
 /** The public names an entry point exports (those marked `@internal` left out). */
 function publicNames(entry: string): string[] {

@@ -9,13 +9,14 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Folders holding the library (everything its four entry points can reach). */
-const LIBRARY = ["server/vision", "server/occluders", "server/culling", "server/colyseus", "server/planck", "shared/fov", "shared/math", "shared/tiled", "shared/validation"];
+const LIBRARY = ["server/vision", "server/occluders", "server/culling", "server/colyseus", "server/testing", "server/planck", "shared/fov", "shared/math", "shared/tiled", "shared/validation"];
 /** The package's entry points, by the name users import. */
 const ENTRIES: Record<string, string> = {
   sightline: "server/vision/index.ts",
   "sightline/occluders": "server/occluders/index.ts",
   "sightline/culling": "server/culling/index.ts",
   "sightline/colyseus": "server/colyseus/index.ts",
+  "sightline/testing": "server/testing/index.ts",
   "sightline/fov": "shared/fov/index.ts",
 };
 /**
@@ -117,11 +118,17 @@ describe("the library's boundaries", () => {
     expect(outside.map((d) => `${d.file}:${d.line} imports ${d.specifier}`)).toEqual([]);
   });
 
-  it("only the Colyseus plugin loads Colyseus, no library module loads a Node built-in, and the tile field of view and the occluders never load planck", () => {
+  it("only the Colyseus plugin and the test kit load Colyseus, only the test kit loads a Node built-in, and the tile field of view and the occluders never load planck", () => {
+    const ALLOWED: Record<string, string[]> = {
+      sightline: ["planck"],
+      "sightline/culling": ["planck"],
+      "sightline/colyseus": ["planck", "@colyseus/core", "@colyseus/schema"],
+      // For a studio's tests, never its server: SDK clients and a TCP proxy.
+      "sightline/testing": ["@colyseus/core", "@colyseus/schema", "@colyseus/sdk", "node:net"],
+    };
     for (const [name, entry] of Object.entries(ENTRIES)) {
       const { packages } = runtimeClosure(entry);
-      const allowed = name === "sightline" || name === "sightline/culling" ? ["planck"] : name === "sightline/colyseus" ? ["planck", "@colyseus/core", "@colyseus/schema"] : [];
-      expect([...packages].filter((p) => !allowed.includes(p)), name).toEqual([]);
+      expect([...packages].filter((p) => !(ALLOWED[name] ?? []).includes(p)), name).toEqual([]);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { attachToTestRoom, type Client } from "@colyseus/core";
+import { Encoder } from "@colyseus/schema";
 import { describe, expect, it, vi } from "vitest";
 import { SightlinePlugin } from "sightline/colyseus";
 import { seededRandom } from "../../shared/seededRandom.js";
@@ -17,6 +18,8 @@ import { arenaMap } from "../fixtures/arenaMap.js";
  */
 function culled(sim: StealthSimulation, options: CullingOptions = {}, enabled = true) {
   const state = new StealthState();
+  // The state a room would encode: the plugin refuses instances that are not in one.
+  new Encoder(state);
   const mirror = new StateMirror(sim, state, new RoomStats());
   const roundTrips = new Map<string, number>();
   const plugin = new SightlinePlugin();
