@@ -12,6 +12,8 @@
  *   tick), each side on its own copy of the level (the same seed: the same trajectory), poses in and one tick.
  * - culling: the 64 x 500 level of `culling`, one level shared, moves in and one update; the other side
  *   may be a checkout from before `ViewCulling` (its PotentialSight and ViewKeeper are driven directly).
+ * - plugin: the same level through each checkout's `SightlinePlugin` with real StateViews
+ *   (`pluginSides.ts`): `update()` and the hook before each patch, timed apart (two ratios).
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -21,6 +23,7 @@ import { VisionSystem } from "sightline";
 import { PLAYER_SIGHT_RANGE, TICK_SECONDS } from "../../shared/gameRules.js";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
 import { percentile } from "./percentile.js";
+import { pluginSides } from "./pluginSides.js";
 
 interface Side {
   readonly mine: boolean;
@@ -31,7 +34,7 @@ interface Side {
 
 const [dirArg, which = "vision", runsArg = "3"] = process.argv.slice(2);
 if (dirArg === undefined || !existsSync(join(resolve(dirArg), "server"))) {
-  console.error("usage: tsx loadtest/bench/againstCheckout.ts <other checkout> [vision|culling] [runs]");
+  console.error("usage: tsx loadtest/bench/againstCheckout.ts <other checkout> [vision|culling|plugin] [runs]");
   process.exit(2);
 }
 const other = resolve(dirArg);
@@ -109,24 +112,32 @@ async function cullingSides(): Promise<Side[]> {
   return sides;
 }
 
-const TICKS = which === "culling" ? 1000 : 500;
+const TICKS = which === "vision" ? 500 : 1000;
 const WARM_UP = 100;
+const root = resolve(import.meta.dirname, "../..");
 for (let r = 0; r < Number(runsArg); r++) {
-  const sides = which === "culling" ? await cullingSides() : await visionSides();
+  const sides: (Side & { patchMs?: number[] })[] = which === "plugin" ? await pluginSides(other, root) : which === "culling" ? await cullingSides() : await visionSides();
   for (let tick = 1; tick <= TICKS; tick++) {
     for (const s of sides) s.step();
     for (let k = 0; k < sides.length; k++) {
       const s = sides[(k + tick) % sides.length]!;
       const t = performance.now();
       s.run(tick);
-      if (tick > WARM_UP) s.ms.push(performance.now() - t);
+      // The plugin sides time their own parts.
+      if (which !== "plugin" && tick > WARM_UP) s.ms.push(performance.now() - t);
     }
   }
-  const pooled = (mine: boolean) => sides.filter((s) => s.mine === mine).flatMap((s) => s.ms);
+  const after = (v: number[]) => (which === "plugin" ? v.slice(WARM_UP) : v);
+  const pooled = (mine: boolean, of: (s: (typeof sides)[number]) => number[]) => sides.filter((s) => s.mine === mine).flatMap((s) => after(of(s)));
   const median = (v: number[]) => percentile([...v], 0.5);
+  const ratio = (of: (s: (typeof sides)[number]) => number[]) => Math.round((median(pooled(true, of)) / median(pooled(false, of))) * 1000) / 1000;
   console.log(JSON.stringify({
     bench: "against-checkout", which, other,
-    medianMs: sides.map((s) => `${s.mine ? "this" : "other"} ${median(s.ms).toFixed(3)}`),
-    ratio: Math.round((median(pooled(true)) / median(pooled(false))) * 1000) / 1000,
+    medianMs: sides.map((s) => `${s.mine ? "this" : "other"} ${median(after(s.ms)).toFixed(3)}`),
+    ratio: ratio((s) => s.ms),
+    ...(which === "plugin" ? {
+      beforePatchMs: sides.map((s) => `${s.mine ? "this" : "other"} ${median(after(s.patchMs!)).toFixed(4)}`),
+      beforePatchRatio: ratio((s) => s.patchMs!),
+    } : {}),
   }));
 }

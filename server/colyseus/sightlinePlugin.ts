@@ -104,7 +104,13 @@ export class SightlinePlugin extends RoomPlugin {
     // a leaving client is released before the room's own onLeave, so the room may remove its character there.
     hookRoom(room, {
       beforePatch: () => this.beforePatch(),
-      beforeSend: () => this.guarded(() => this.settle()),
+      beforeSend: () => {
+        try {
+          this.settle();
+        } catch (err) {
+          this.report(err);
+        }
+      },
       leave: (client) => this.release(client.sessionId),
       dispose: () => this.stop(),
     });
@@ -144,7 +150,7 @@ export class SightlinePlugin extends RoomPlugin {
     const at = this.entities.at;
     this.entities.read(instance, at);
     // Registered first: with culling off, views gain it during addEntity.
-    const record = this.entities.add(id, instance, typeof spec?.team === "string" ? spec.team : undefined);
+    const record = this.entities.add(id, instance, typeof spec?.team === "string" ? spec.team : undefined, at.x, at.y);
     try {
       views.addEntity(id, { ...spec, x: at.x, y: at.y });
     } catch (err) {
@@ -373,9 +379,20 @@ export class SightlinePlugin extends RoomPlugin {
     return this.views;
   }
 
+  // Each part in its own try: an error must not escape into the patch (it would stop the process), and
+  // a failed update must not keep the messages from going out.
   private beforePatch(): void {
-    this.guarded(() => (this.manual ? this.settle() : this.update()));
-    this.guarded(() => this.router!.flush(performance.now()));
+    try {
+      if (this.manual) this.settle();
+      else this.update();
+    } catch (err) {
+      this.report(err);
+    }
+    try {
+      this.router!.flush(performance.now());
+    } catch (err) {
+      this.report(err);
+    }
   }
 
   /**
@@ -391,15 +408,6 @@ export class SightlinePlugin extends RoomPlugin {
     c.settles++;
     c.settled += views.settle();
     this.sessions!.retagAll();
-  }
-
-  /** Runs `part`, reporting what it throws: an error inside a patch must not escape (it would stop the process). */
-  private guarded(part: () => unknown): void {
-    try {
-      part();
-    } catch (err) {
-      this.report(err);
-    }
   }
 
   /** The room's hook gets what an update before the patch threw. */

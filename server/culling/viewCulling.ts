@@ -75,6 +75,10 @@ export class ViewCulling implements ClientViews {
   private readonly reveals = new Reveals();
   private readonly sightRanges = new Map<string, number>();
   private tick = 0;
+  /** Something moved, changed team or took another character since the last update: a settle has work. */
+  private touched = false;
+  /** `sight.generationOf`, bound once: the reveals' expiry runs every update. */
+  private readonly generationOf = (slot: number) => this.sight.generationOf(slot);
   private readonly report: CullingReport = { adds: 0, removes: 0, maxPerClient: 0, potentiallyVisible: 0, pairsTested: 0, occluderTests: 0, ms: 0 };
 
   /** Throws a RangeError naming the field for a missing, malformed or unsafe option. */
@@ -141,6 +145,7 @@ export class ViewCulling implements ClientViews {
   moveEntity(id: string, x: number, y: number): void {
     finitePosition("moveEntity", x, y);
     if (!this.sight.moveEntity(id, x, y)) fail("ViewCulling.moveEntity id", "is not an entity", id);
+    this.touched = true;
   }
 
   /**
@@ -155,6 +160,7 @@ export class ViewCulling implements ClientViews {
   teleportEntity(id: string, x: number, y: number): void {
     finitePosition("teleportEntity", x, y);
     if (!this.sight.placeEntity(id, x, y)) fail("ViewCulling.teleportEntity id", "is not an entity", id);
+    this.touched = true;
   }
 
   /**
@@ -165,7 +171,9 @@ export class ViewCulling implements ClientViews {
     if (!this.sight.has(id)) fail("ViewCulling.setTeam id", "is not an entity", id);
     if (team !== undefined) nonEmptyString("ViewCulling.setTeam team", team);
     else if (this.sight.isCharacter(id)) fail("ViewCulling.setTeam team", "is required for a character (the team it looks for)", team);
-    if (this.sight.teamOf(id) !== team) this.sight.setTeam(id, team);
+    if (this.sight.teamOf(id) === team) return;
+    this.sight.setTeam(id, team);
+    this.touched = true;
   }
 
   /**
@@ -219,6 +227,7 @@ export class ViewCulling implements ClientViews {
     this.lookaheads.setCharacterSlot(clientId, this.sight.slotOf(characterId));
     this.keeper.setCharacter(clientId, characterId);
     this.auditor?.setCharacter(clientId, characterId);
+    this.touched = true;
   }
 
   /**
@@ -292,11 +301,12 @@ export class ViewCulling implements ClientViews {
    * only what its new team could see now, and gains its new team's own; an entity that joined a team
    * enters that team's views. Nothing else enters a view here
    * (what newly qualifies enters at the next update, as usual), time does not advance, and nothing else
-   * changes. Cheap when nothing of the
-   * kind happened: one pass over the entities. With the audit on, the views are audited for leaks too.
-   * Returns how many entities left views.
+   * changes. Free when nothing moved, changed team or took another character since the update; else one
+   * pass over the entities. With the audit on, the views are audited for leaks too. Returns how many
+   * entities left views.
    */
   settle(): number {
+    if (!this.touched) return 0;
     const left = this.keeper.settle();
     this.auditor?.auditSend();
     return left;
@@ -327,7 +337,7 @@ export class ViewCulling implements ClientViews {
     const sight = this.sight;
     this.lookaheads.apply(sight);
     sight.update();
-    this.reveals.expire(++this.tick, (slot) => sight.generationOf(slot));
+    this.reveals.expire(++this.tick, this.generationOf);
     const churn = this.keeper.update(this.tick);
     let potentiallyVisible = 0;
     for (let t = 0; t < sight.teamCount; t++) potentiallyVisible += sight.visibleCountOf(t);
@@ -339,6 +349,7 @@ export class ViewCulling implements ClientViews {
     r.pairsTested = sight.pairsTested;
     r.occluderTests = sight.occluderTests;
     r.ms = performance.now() - started;
+    this.touched = false;
     this.auditor?.audit(this.tick);
     return r;
   }
