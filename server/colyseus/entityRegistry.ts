@@ -12,6 +12,8 @@ export interface EntityRecord {
   teleported: boolean;
   /** Its team, as last declared (undefined: none). */
   team: string | undefined;
+  /** Whether clients can play or watch it (declared with `character: true`). */
+  readonly character: boolean;
   /** The position last handed to the culling, meters: an unchanged one is not handed again. */
   x: number;
   y: number;
@@ -54,8 +56,8 @@ export class EntityRegistry {
   }
 
   /** Registers an entity whose culling position is (x, y) now. */
-  add(id: string, instance: Schema, team: string | undefined, x: number, y: number): EntityRecord {
-    const record: EntityRecord = { id, instance, index: this.records.length, teleported: false, team, x, y };
+  add(id: string, instance: Schema, team: string | undefined, character: boolean, x: number, y: number): EntityRecord {
+    const record: EntityRecord = { id, instance, index: this.records.length, teleported: false, team, character, x, y };
     this.byId.set(id, record);
     this.records.push(record);
     return record;

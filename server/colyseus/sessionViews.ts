@@ -81,6 +81,8 @@ export class SessionViews {
     const sessionId = client.sessionId;
     const record = this.entities.get(characterId);
     if (record === undefined) fail(`${method} characterId`, "is not an entity", characterId);
+    // Checked before anything changes: the culling would refuse it only after a caster's view was emptied.
+    if (!record.character) fail(`${method} characterId`, "is not a character (add it with character: true and a team)", characterId);
     const player = this.players.get(characterId);
     if (role === "player" && player !== undefined && player !== sessionId) {
       fail(`${method} characterId`, `is played by client ${JSON.stringify(player)}: watch it with spectate(client, id), or give that client another character first`, characterId);
@@ -121,7 +123,12 @@ export class SessionViews {
   watchAll(client: Client, ownerFields: boolean): Session {
     const sessionId = client.sessionId;
     let session = this.sessions.get(sessionId);
-    if (session !== undefined && session.role !== "caster") this.release(sessionId);
+    if (session !== undefined && session.role !== "caster") {
+      // A player or spectator turned caster keeps no owner tag it is not granted now.
+      const old = session.character === undefined ? undefined : this.entities.get(session.character);
+      if (old !== undefined && session.ownerFields && !ownerFields && this.tags.owner !== undefined) session.view.remove(old.instance, this.tags.owner);
+      this.release(sessionId);
+    }
     session = this.sessions.get(sessionId);
     const view = session?.view ?? (client.view as StateView | undefined) ?? new StateView();
     session = { id: sessionId, view, role: "caster", character: undefined, ownerFields, teamTagged: new Set() };

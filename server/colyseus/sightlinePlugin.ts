@@ -150,7 +150,7 @@ export class SightlinePlugin extends RoomPlugin {
     const at = this.entities.at;
     this.entities.read(instance, at);
     // Registered first: with culling off, views gain it during addEntity.
-    const record = this.entities.add(id, instance, typeof spec?.team === "string" ? spec.team : undefined, at.x, at.y);
+    const record = this.entities.add(id, instance, typeof spec?.team === "string" ? spec.team : undefined, spec?.character === true, at.x, at.y);
     try {
       views.addEntity(id, { ...spec, x: at.x, y: at.y });
     } catch (err) {
@@ -201,16 +201,15 @@ export class SightlinePlugin extends RoomPlugin {
     const views = this.started();
     if (!this.entities.has(entityId)) fail("SightlinePlugin.reveal entityId", "is not an entity", entityId);
     const o = object<PluginRevealOptions>("RevealOptions", options);
-    const client = o.client === undefined ? undefined : typeof o.client === "string" ? o.client : o.client?.sessionId;
+    const client = sessionOf(o.client);
     if (client !== undefined && this.sessions!.sessions.get(client)?.role === "caster") return;
     views.reveal(entityId, { team: o.team, client, seconds: o.seconds });
   }
 
   /** Ends an entity's reveals early: to `team`, to `client`, or all of them. Returns how many ended. */
-  conceal(entityId: string, options: { team?: string; client?: Client | string } = {}): number {
-    const o = object<{ team?: string; client?: Client | string }>("RevealTarget", options);
-    const client = o.client === undefined ? undefined : typeof o.client === "string" ? o.client : o.client?.sessionId;
-    return this.started().conceal(entityId, { team: o.team, client });
+  conceal(entityId: string, options: Omit<PluginRevealOptions, "seconds"> = {}): number {
+    const o = object<PluginRevealOptions>("RevealTarget", options);
+    return this.started().conceal(entityId, { team: o.team, client: sessionOf(o.client) });
   }
 
   /**
@@ -247,9 +246,7 @@ export class SightlinePlugin extends RoomPlugin {
    */
   spectate(client: Client, characterId: string, options: SpectateOptions = {}): void {
     this.started();
-    const o = object<SpectateOptions>("SpectateOptions", options);
-    if (o.ownerFields !== undefined && typeof o.ownerFields !== "boolean") fail("SpectateOptions.ownerFields", "must be a boolean", o.ownerFields);
-    this.sessions!.follow(client, characterId, "spectator", o.ownerFields === true, "SightlinePlugin.spectate");
+    this.sessions!.follow(client, characterId, "spectator", ownerFields(options), "SightlinePlugin.spectate");
     this.roundTrips!.watch(client.sessionId);
   }
 
@@ -261,10 +258,9 @@ export class SightlinePlugin extends RoomPlugin {
    */
   spectateAll(client: Client, options: SpectateOptions = {}): void {
     this.started();
-    const o = object<SpectateOptions>("SpectateOptions", options);
-    if (o.ownerFields !== undefined && typeof o.ownerFields !== "boolean") fail("SpectateOptions.ownerFields", "must be a boolean", o.ownerFields);
+    const granted = ownerFields(options);
     this.roundTrips!.unwatch(client.sessionId);
-    this.sessions!.watchAll(client, o.ownerFields === true);
+    this.sessions!.watchAll(client, granted);
   }
 
   /** Stops keeping a client's view (done for you when it leaves). Its `client.view` stays as it is. */
@@ -276,12 +272,12 @@ export class SightlinePlugin extends RoomPlugin {
 
   /** Whether the client's view holds `entityId` now. */
   has(client: Client | string, entityId: string): boolean {
-    return this.sessions?.has(typeof client === "string" ? client : client.sessionId, entityId) ?? false;
+    return this.sessions?.has(sessionOf(client)!, entityId) ?? false;
   }
 
   /** The entity ids the client's view holds now (a copy). */
   viewOf(client: Client | string): string[] {
-    const sessionId = typeof client === "string" ? client : client.sessionId;
+    const sessionId = sessionOf(client)!;
     if (this.sessions?.sessions.get(sessionId)?.role === "caster") return this.entities.all().map((r) => r.id);
     return this.views?.viewOf(sessionId) ?? [];
   }
@@ -422,4 +418,16 @@ export class SightlinePlugin extends RoomPlugin {
     this.sessions!.entered(sessionId, id);
     this.router?.entered(sessionId, id, performance.now());
   }
+}
+
+/** A client's session id (a session id passes through). */
+function sessionOf(client: Client | string | undefined): string | undefined {
+  return client === undefined || typeof client === "string" ? client : client.sessionId;
+}
+
+/** Whether spectate options grant owner-only fields (a RangeError for a bad value). */
+function ownerFields(options: SpectateOptions): boolean {
+  const o = object<SpectateOptions>("SpectateOptions", options);
+  if (o.ownerFields !== undefined && typeof o.ownerFields !== "boolean") fail("SpectateOptions.ownerFields", "must be a boolean", o.ownerFields);
+  return o.ownerFields === true;
 }

@@ -1,9 +1,7 @@
-import { defineRoom, defineServer } from "@colyseus/core";
 import type { StateView } from "@colyseus/schema";
-import { WebSocketTransport } from "@colyseus/ws-transport";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { auditWithBots } from "sightline/testing";
-import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
+import { fieldServer } from "../fixtures/fieldServer.js";
 import { FieldRoom, OWNER, TEAM, type FieldOptions, type TeleportMoment } from "../fixtures/fieldRoom.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 
@@ -12,17 +10,7 @@ import { seededRandom } from "../../shared/seededRandom.js";
 // units change teams, reveals come and go, and a caster watches. The culling's truth audit runs on every
 // client-tick and every send between updates; the view tags are checked at every encode.
 
-let colyseus: LoopbackServer;
-
-beforeAll(async () => {
-  colyseus = await bootLoopback(defineServer({ transport: new WebSocketTransport(), rooms: { field: defineRoom(FieldRoom) }, greet: false }));
-});
-afterAll(async () => {
-  await colyseus.shutdown();
-});
-beforeEach(async () => {
-  await colyseus.cleanup();
-});
+const server = fieldServer();
 
 const MOMENTS: TeleportMoment[] = ["handler", "clock", "native", "afterUpdate"];
 /** Seconds each run plays: 6 in the suite; `AUDIT_SECONDS=120 npx vitest run test/colyseus/randomizedAudit.test.ts` for a long one. */
@@ -65,7 +53,7 @@ describe("the randomized plugin audit", () => {
     { update: "manual", loop: "timestep" },
     { update: "beforePatch", loop: "patch" },
   ])("no leak, pop-in, miss or misplaced tag: %o, with respawns at every moment, team changes, reveals and a caster", async (options) => {
-    const room = await colyseus.createRoom<FieldRoom>("field", { ...options, doorway: true });
+    const room = await server.colyseus.createRoom<FieldRoom>("field", { ...options, doorway: true });
     const tags = watchTags(room);
     const random = seededRandom(options.update === "manual" ? 23 : 29);
     for (let d = 0; d < 3; d++) {
@@ -89,7 +77,7 @@ describe("the randomized plugin audit", () => {
     }, 200);
     try {
       const report = await auditWithBots(room, {
-        port: colyseus.port, bots: 7, seconds: SECONDS, latencyMs: [0, 60], seed: options.update === "manual" ? 5 : 6,
+        port: server.colyseus.port, bots: 7, seconds: SECONDS, latencyMs: [0, 60], seed: options.update === "manual" ? 5 : 6,
         joinOptions: (i) => (i === 6 ? { all: true } : { team: i % 2 === 0 ? "red" : "blue", x: i % 2 === 0 ? 2 + i : 38 - i, y: 5 + 5 * i }),
         act: (bot, i, r) => {
           if (i === 6) return;
