@@ -109,10 +109,11 @@ describe("the package a studio installs", () => {
     expect(mb).toBeLessThan(20);
   });
 
-  it("example (a) compiles with plain tsc (NodeNext) against the installed types and runs on plain node", async () => {
+  it("the examples without Colyseus compile with plain tsc (NodeNext) against the installed types and run on plain node", async () => {
     const types = await Promise.all(["@types/node", "undici-types"].map((p) => packInstalled(p, work)));
     await ok("npm", ["install", "--offline", "--no-audit", "--no-fund", "--no-save", ...types], project);
     cpSync(join(ROOT, "examples/vision-and-awareness/main.ts"), join(project, "src/main.ts"));
+    cpSync(join(ROOT, "examples/culling-without-colyseus/main.ts"), join(project, "src/culling.ts"));
     writeFileSync(join(project, "src/entries.ts"), [
       "import { VisionSystem, AwarenessModel, DEFAULT_VISION_OPTIONS, wrapAngle, type ObserverSpec } from \"sightline\";",
       "import { Occluders, convexPieces, readTiledMap } from \"sightline/occluders\";",
@@ -135,6 +136,17 @@ describe("the package a studio installs", () => {
     expect(example).toMatch(/^tick \d+: guard noticed thief at/m);
     expect(example).toMatch(/^tick \d+: guard spotted thief at/m);
     expect(example.trim().split("\n").at(-1)).toBe("guard is alerted, awareness of the thief 1.00");
+    // Culling for a server of its own: a respawn between ticks is let go before the send; a radar reveal
+    // arrives at the next update and leaves after its second and the linger.
+    const culling = (await ok(process.execPath, ["dist/culling.js"], project)).trim().split("\n");
+    expect(culling).toEqual([
+      "tick 1: west +west east +east east +scout west +scout east +west | west holds scout,west",
+      "respawn, before the next tick's send: west -scout | west holds west",
+      "tick 2: no change | west holds west",
+      "tick 3: west +scout | west holds scout,west",
+      "tick 7: east -west | west holds scout,west", // what the scout saw lingers for its team
+      "tick 28: west -scout | west holds west",
+    ]);
     // CommonJS code loads it too, on the Node versions that require ES modules.
     const required = await ok(process.execPath, ["-e", "const s = require('sightline'); const o = require('sightline/occluders'); console.log(typeof s.VisionSystem, typeof o.Occluders)"], project);
     expect(required.trim()).toBe("function function");
