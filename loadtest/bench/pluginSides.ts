@@ -53,12 +53,12 @@ function side(mine: boolean, lib: Libraries, level: BenchLevel, roundTrips: numb
   const State = schema({ units: t.map(Unit).view() }, "BenchUnits");
   const state = new State();
   new Encoder(state);
-  const stub = {
+  const standIn = {
     patchRate: 50, roomId: "bench", clock: { tick() {} },
     clients: { getById: () => undefined },
   } as Record<string, any>;
   const plugin = new lib.plugin.SightlinePlugin({ maxSpeed: 3.3, tickSeconds: TICK_SECONDS, update: "manual" });
-  plugin.room = stub;
+  plugin.room = standIn;
   const byId = new Map<string, { x: number; y: number }>();
   plugin.start({ occluders: lib.occluders.Occluders.fromWorld(level.world, { opaqueMask: WALL }), roundTrip: (id: string) => roundTrips[Number(id.slice(1))] });
   for (const a of [...level.players, ...level.guards]) {
@@ -80,7 +80,7 @@ function side(mine: boolean, lib: Libraries, level: BenchLevel, roundTrips: numb
       const t0 = performance.now();
       plugin.update();
       const t1 = performance.now();
-      stub.onBeforePatch?.(state);
+      standIn.onBeforePatch?.(state);
       const t2 = performance.now();
       ms.push(t1 - t0);
       patchMs.push(t2 - t1);

@@ -1,4 +1,4 @@
-import { RoomPlugin, TimestepException, type Client, type Room } from "@colyseus/core";
+import { RoomPlugin, type Client, type Room } from "@colyseus/core";
 import type { Schema } from "@colyseus/schema";
 import { ViewCulling, type AuditCounts, type AuditOptions, type CullingReport } from "../culling/index.js";
 import type { ClientViews } from "../culling/clientViews.js";
@@ -12,6 +12,7 @@ import { hookRoom } from "./roomHooks.js";
 import { RoundTrips } from "./roundTrips.js";
 import { SessionViews } from "./sessionViews.js";
 import { checkPluginOptions, DEFAULT_SIGHTLINE_OPTIONS, readXY, type SightlineOptions } from "./sightlineOptions.js";
+import { ViewUpdates } from "./viewUpdates.js";
 
 /**
  * `sightline/colyseus`: anti-wallhack culling in your own Colyseus 0.18 room and schema. Each client's
@@ -51,14 +52,13 @@ export class SightlinePlugin extends RoomPlugin {
   private views: ClientViews | null = null;
   /** The same object when culling is on, for the policy figures only `ViewCulling` has (see {@link culling}). */
   private culler: ViewCulling | null = null;
-  private manual = false;
   private readonly entities = new EntityRegistry(readXY);
   /** Each kept session's StateView, role and tags (set in {@link start}). */
   private sessions: SessionViews | null = null;
   private roundTrips: RoundTrips | null = null;
   private router: CulledMessages | null = null;
+  private cycle: ViewUpdates | null = null;
   private releaseWatch: (() => void) | undefined;
-  private counts = { updates: 0, lastUpdateMs: 0, churnMaxPerClient: 0, badPositions: 0, settles: 0, settled: 0 };
 
   /** @param options options known when the room class is written; {@link start} adds the rest */
   constructor(options?: Partial<SightlineOptions>) {
@@ -77,10 +77,10 @@ export class SightlinePlugin extends RoomPlugin {
     const o = { ...this.defaults, ...options } as SightlineOptions;
     checkPluginOptions(o);
     const room = this.room;
-    this.manual = (o.update ?? DEFAULT_SIGHTLINE_OPTIONS.update) === "manual";
+    const manual = (o.update ?? DEFAULT_SIGHTLINE_OPTIONS.update) === "manual";
     let tickSeconds = o.tickSeconds;
     if (tickSeconds === undefined) {
-      if (this.manual) fail("SightlineOptions.tickSeconds", 'is required with update "manual" (your simulation step, seconds)', tickSeconds);
+      if (manual) fail("SightlineOptions.tickSeconds", 'is required with update "manual" (your simulation step, seconds)', tickSeconds);
       const patchMs = room.patchRate;
       if (typeof patchMs !== "number" || !(patchMs > 0)) fail("SightlineOptions.tickSeconds", "is required when the room has no patchRate", patchMs);
       tickSeconds = patchMs / 1000;
@@ -95,22 +95,17 @@ export class SightlinePlugin extends RoomPlugin {
     const watch = LoopWatch.shared();
     this.releaseWatch = watch.acquire();
     this.roundTrips = new RoundTrips(o.pingIntervalMs ?? DEFAULT_SIGHTLINE_OPTIONS.pingIntervalMs, this.views.maxRoundTripMs, (id) => room.clients.getById(id), (from, to) => watch.blockedWithin(from, to), o.roundTrip);
-    this.router = new CulledMessages({
+    const router = (this.router = new CulledMessages({
       sessions: () => sessions.sessions.keys(),
       holds: (sessionId, id) => sessions.has(sessionId, id),
       clientOf: (sessionId) => room.clients.getById(sessionId),
-    });
+    }));
+    const cycle = (this.cycle = new ViewUpdates(room as Room, this.views, this.entities, sessions, this.roundTrips, router, manual));
     // Views are decided and messages resolved just before each patch, and settled before any other send;
     // a leaving client is released before the room's own onLeave, so the room may remove its character there.
     hookRoom(room, {
-      beforePatch: () => this.beforePatch(),
-      beforeSend: () => {
-        try {
-          this.settle();
-        } catch (err) {
-          this.report(err);
-        }
-      },
+      beforePatch: () => cycle.beforePatch(),
+      beforeSend: () => cycle.beforeSend(),
       leave: (client) => this.release(client.sessionId),
       dispose: () => this.stop(),
     });
@@ -321,44 +316,29 @@ export class SightlinePlugin extends RoomPlugin {
    * before the next call.
    */
   update(): Readonly<CullingReport> {
-    const views = this.started();
-    const started = performance.now();
-    const moved = this.entities.moveAll(views);
-    const bad = moved.bad;
-    this.counts.badPositions += moved.count;
-    this.roundTrips!.apply(this.sessions!.sessions.keys(), views);
-    const report = views.update();
-    this.sessions!.retagAll();
-    const c = this.counts;
-    c.updates++;
-    c.lastUpdateMs = performance.now() - started;
-    if (report.maxPerClient > c.churnMaxPerClient) c.churnMaxPerClient = report.maxPerClient;
-    if (bad !== undefined) {
-      const at = this.entities.at;
-      this.entities.read(bad.instance, at);
-      fail(`SightlinePlugin entity ${JSON.stringify(bad.id)} position`, "must be finite numbers of meters; it keeps its last position", Number.isFinite(at.x) ? at.y : at.x);
-    }
-    return report;
+    this.started();
+    return this.cycle!.update();
   }
 
   /** Counters since the room started (a copy). */
   get counters(): SightlineCounters {
     const views = this.views;
     const totals = views?.totals ?? { adds: 0, removes: 0 };
+    const c = this.cycle?.counts ?? { updates: 0, lastUpdateMs: 0, churnMaxPerClient: 0, badPositions: 0, settles: 0, settled: 0 };
     return {
       clients: this.sessions?.sessions.size ?? 0,
       entities: this.entities.size,
       adds: totals.adds,
       removes: totals.removes,
-      churnMaxPerClient: this.counts.churnMaxPerClient,
-      updates: this.counts.updates,
-      lastUpdateMs: this.counts.lastUpdateMs,
+      churnMaxPerClient: c.churnMaxPerClient,
+      updates: c.updates,
+      lastUpdateMs: c.lastUpdateMs,
       audit: views?.audit === null || views === null ? null : { ...views.audit.counts },
       roundTrips: this.roundTrips?.counts(this.sessions?.sessions.keys() ?? [][Symbol.iterator]()) ?? { p50: 0, max: 0, measured: 0, capped: 0 },
       messages: { ...(this.router?.counts ?? { sent: 0, withheld: 0, caughtUp: 0 }) },
-      badPositions: this.counts.badPositions,
-      settles: this.counts.settles,
-      settled: this.counts.settled,
+      badPositions: c.badPositions,
+      settles: c.settles,
+      settled: c.settled,
     };
   }
 
@@ -373,45 +353,6 @@ export class SightlinePlugin extends RoomPlugin {
   private started(): ClientViews {
     if (this.views === null) throw new Error("SightlinePlugin: call this.plugins.sightline.start(...) in onCreate first");
     return this.views;
-  }
-
-  // Each part in its own try: an error must not escape into the patch (it would stop the process), and
-  // a failed update must not keep the messages from going out.
-  private beforePatch(): void {
-    try {
-      if (this.manual) this.settle();
-      else this.update();
-    } catch (err) {
-      this.report(err);
-    }
-    try {
-      this.router!.flush(performance.now());
-    } catch (err) {
-      this.report(err);
-    }
-  }
-
-  /**
-   * Before state leaves the room between two updates: positions are read again, and what is news since the
-   * update (a teleport, a team change) is applied to the views at once (`ViewCulling.settle`). Positions
-   * that are not numbers are left for the next update to report.
-   */
-  private settle(): void {
-    const views = this.views;
-    if (views === null || !views.cullingEnabled) return;
-    this.entities.moveAll(views);
-    const c = this.counts;
-    c.settles++;
-    c.settled += views.settle();
-    this.sessions!.retagAll();
-  }
-
-  /** The room's hook gets what an update before the patch threw. */
-  private report(err: unknown): void {
-    const cause = err instanceof Error ? err : new Error(String(err));
-    const room = this.room as Room;
-    if (room.onUncaughtException !== undefined) room.onUncaughtException(new TimestepException(cause, `sightline update before the patch threw: ${cause.message}`), "setTimestep");
-    else console.error(`[sightline ${room.roomId}] update before the patch threw:`, cause);
   }
 
   private entered(sessionId: string, id: string): void {

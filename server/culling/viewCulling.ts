@@ -292,18 +292,16 @@ export class ViewCulling implements ClientViews {
   }
 
   /**
-   * For a server that sends state between two updates (a message handler, a timer or a join that moves
-   * things after the step's update, while patches go out on a timer of their own): call it just before
-   * each send. Whatever is news since the last update and must not wait for the next one is applied at
-   * once: an entity moved with {@link teleportEntity}, moved farther than {@link teleportDistance}, or moved
-   * to another team leaves every view whose team could not potentially see it where it now is (unless
-   * a reveal shows it there); a client whose character changed team or who took another character keeps
-   * only what its new team could see now, and gains its new team's own; an entity that joined a team
-   * enters that team's views. Nothing else enters a view here
-   * (what newly qualifies enters at the next update, as usual), time does not advance, and nothing else
-   * changes. Free when nothing moved, changed team or took another character since the update; else one
-   * pass over the entities. With the audit on, the views are audited for leaks too. Returns how many
-   * entities left views.
+   * For a server that sends state between two updates (a handler, a timer or a join that moves things
+   * after the step's update, while patches go out on a timer of their own): call it just before each send.
+   * What is news since the update and may not wait is applied at once: an entity moved with
+   * {@link teleportEntity}, farther than {@link teleportDistance} or to another team leaves every view whose
+   * team could not potentially see it where it now is (unless a reveal shows it there); a client whose
+   * character changed team, or who took another character, keeps only what its new team could see now and
+   * gains its new team's own; an entity that joined a team enters that team's views. Nothing else enters
+   * (what newly qualifies waits for the update), and time does not advance. Free when nothing moved,
+   * changed team or took another character since the update. Audited when the audit is on. Returns how
+   * many entities left views.
    */
   settle(): number {
     if (!this.touched) return 0;
