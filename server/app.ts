@@ -2,7 +2,6 @@ import { basicAuth, defineRoom, defineServer } from "@colyseus/core";
 import { monitor } from "@colyseus/monitor";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { FrontDoorServer, outsideRequest, requestAddress } from "./frontDoor.js";
-import { publicMapJson } from "./sim/publicMap.js";
 import { MAP_NAME, MapCatalog } from "./rooms/mapCatalog.js";
 import { CreateLimits } from "./rooms/createLimits.js";
 import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/StealthRoom.js";
@@ -78,7 +77,7 @@ export function createStealthServer(options: StealthServerOptions = {}) {
           res.status(404).json({ error: `no such map; available: ${catalog.names.map((n) => `${n}.tmj`).join(", ")}` });
           return;
         }
-        res.type("application/json").send(JSON.stringify(publicMapJson(map.source)));
+        res.type("application/json").send(JSON.stringify(map.publicSource));
       });
       app.get("/stats", (_req, res) => {
         const rooms = hostedRooms.list().map(roomFigures);

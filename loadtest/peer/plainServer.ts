@@ -1,10 +1,7 @@
 import { defineRoom, defineServer, matchMaker } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { MAP_NAME, MAPS_DIR, MapCatalog } from "../../server/rooms/mapCatalog.js";
+import { MAP_NAME, MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { processFigures, processHeapAfterGc, processLoopLag } from "../../server/ops/serverFigures.js";
-import { publicMapJson } from "../../server/sim/publicMap.js";
 import { DEFAULT_NPCS, PlainRoom, plainRoomWith } from "./plainRoom.js";
 
 /**
@@ -48,9 +45,8 @@ const server = defineServer({
         res.status(404).json({ error: `no such map; available: ${catalog.names.map((n) => `${n}.tmj`).join(", ")}` });
         return;
       }
-      readFile(join(MAPS_DIR, `${name}.tmj`), "utf8")
-        .then((text) => res.type("application/json").send(JSON.stringify(publicMapJson(JSON.parse(text)))))
-        .catch(() => { if (!res.headersSent) res.status(404).json({ error: "map file not readable" }); });
+      // The same public file the stealth server serves: the catalog's parse hid its guards and cameras.
+      res.type("application/json").send(JSON.stringify(catalog.get(name)!.publicSource));
     });
     app.get("/stats", async (_req, res) => {
       res.json({ ...processFigures(), server: "plain", rooms: await plainRoomFigures() });

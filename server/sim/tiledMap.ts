@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { gunzipSync, inflateSync, zstdDecompressSync } from "node:zlib";
 import { readTiledMap, TiledMapError, type Point as Vec, type TiledLevel, type TiledObject } from "sightline/occluders";
+import { publicMapJson } from "./publicMap.js";
 
 /**
  * A level as the simulation needs it, in world meters and radians (y grows downward, as in Tiled): the
@@ -12,8 +13,14 @@ export interface StealthMap extends Omit<TiledLevel, "objects"> {
   /** The file name without extension: what the room's `map` option names. */
   name: string;
   file: string;
-  /** The Tiled JSON it was read from, as parsed (what `GET /maps/<name>.tmj` serves, guards taken out). */
+  /** The Tiled JSON it was read from, as parsed. */
   source: unknown;
+  /**
+   * What every client may have of it (`GET /maps/<name>.tmj`): the source without the objects this parse
+   * took for guards and cameras, nor the guards' patrol routes (unless a route is a wall or glass: geometry
+   * every client has anyway, and nothing left says a guard walks it).
+   */
+  publicSource: unknown;
   spawns: { id: number; name: string; x: number; y: number }[];
   guards: GuardPlacement[];
   cameras: CameraPlacement[];
@@ -110,7 +117,7 @@ export function loadMapsDir(dir: string): { maps: Map<string, StealthMap>; error
 export function parseTiledMap(json: unknown, file: string, readTileset?: (source: string) => string): StealthMap {
   const level = readTiledMap(json, { file, readTileset, inflate, areaKinds: ["exit"] });
   const { objects: all, ...geometry } = level;
-  const out: StealthMap = { ...geometry, name: basename(file, extname(file)), file, source: json, spawns: [], guards: [], cameras: [], exits: [] };
+  const out: StealthMap = { ...geometry, name: basename(file, extname(file)), file, source: json, publicSource: undefined, spawns: [], guards: [], cameras: [], exits: [] };
   const objects = new Map<number, TiledObject>();
   const pendingGuards: { obj: TiledObject; patrolId: number | undefined; guard: GuardPlacement }[] = [];
   for (const obj of all) {
@@ -174,6 +181,13 @@ export function parseTiledMap(json: unknown, file: string, readTileset?: (source
     guard.patrol = route.points;
     guard.patrolLoop = route.closed;
   }
+  // Hidden by the same parse that made them guards and cameras: one rule for what an object is.
+  const hidden = new Set<number>([...out.guards.map((g) => g.id), ...out.cameras.map((c) => c.id)]);
+  for (const { patrolId } of pendingGuards) {
+    const kind = patrolId === undefined ? undefined : objects.get(patrolId)?.kind;
+    if (kind !== undefined && kind !== "wall" && kind !== "glass") hidden.add(patrolId!);
+  }
+  out.publicSource = publicMapJson(json, hidden);
   return out;
 }
 

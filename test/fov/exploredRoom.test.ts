@@ -1,11 +1,9 @@
-import { readFileSync } from "node:fs";
 import type { ColyseusTestServer } from "@colyseus/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createStealthServer } from "../../server/app.js";
 import { MAPS_DIR, MapCatalog } from "../../server/rooms/mapCatalog.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { ExploredTiles } from "../../server/rooms/exploredTiles.js";
-import { publicMapJson } from "../../server/sim/publicMap.js";
 import { loadMapFile } from "../../server/sim/tiledMap.js";
 import { computeFov, opacityGridFromTiled } from "../../shared/fov/index.js";
 import { PlayerState } from "../../shared/schema.js";
@@ -53,7 +51,7 @@ describe("explored tiles in the stealth room", () => {
     expect(received).toEqual(new Map([...server.explored].flatMap((w, i) => (w === 0 ? [] : [[String(i), w] as const]))));
 
     // The client's own fog of war: the public map, its own position, the shared computeFov.
-    const grid = opacityGridFromTiled(publicMapJson(JSON.parse(readFileSync(`${MAPS_DIR}vault.tmj`, "utf8"))));
+    const grid = opacityGridFromTiled(loadMapFile(`${MAPS_DIR}vault.tmj`).publicSource);
     const eye = grid.eyeTile(mine.x, mine.y, { x: 0, y: 0 });
     let visible = 0;
     computeFov(grid, eye.x, eye.y, room.explored.radius, (x, y) => {

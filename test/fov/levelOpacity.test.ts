@@ -1,8 +1,6 @@
-import { readFileSync } from "node:fs";
 import { deflateSync, inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { MAPS_DIR } from "../../server/rooms/mapCatalog.js";
-import { publicMapJson } from "../../server/sim/publicMap.js";
 import { sightGridOf } from "../../server/sim/sightGrid.js";
 import { loadMapFile, parseTiledMap } from "../../server/sim/tiledMap.js";
 import { computeFov, opacityGridFromTiled, OpacityGrid, rasterizeOpacity, TileVision } from "../../shared/fov/index.js";
@@ -83,9 +81,8 @@ describe("server and client agree on every bundled map", () => {
   const maps = ["demo", "vault", "compound"];
 
   it.each(maps)("%s: the client's grid from the public map JSON equals the server's from the loaded map", (name) => {
-    const raw = JSON.parse(readFileSync(`${MAPS_DIR}${name}.tmj`, "utf8"));
     const server = sightGridOf(loadMapFile(`${MAPS_DIR}${name}.tmj`));
-    const client = opacityGridFromTiled(publicMapJson(raw));
+    const client = opacityGridFromTiled(loadMapFile(`${MAPS_DIR}${name}.tmj`).publicSource);
     expect([client.width, client.height, client.tileWidth, client.tileHeight]).toEqual([server.width, server.height, server.tileWidth, server.tileHeight]);
     expect(client.cells).toEqual(server.cells);
     expect(server.cells.some((v) => v === 1) && server.cells.some((v) => v === 0)).toBe(true);
@@ -95,7 +92,7 @@ describe("server and client agree on every bundled map", () => {
     for (const name of maps) {
       const map = loadMapFile(`${MAPS_DIR}${name}.tmj`);
       const server = new TileVision(sightGridOf(map), { radius: 20 });
-      const client = opacityGridFromTiled(publicMapJson(JSON.parse(readFileSync(`${MAPS_DIR}${name}.tmj`, "utf8"))));
+      const client = opacityGridFromTiled(loadMapFile(`${MAPS_DIR}${name}.tmj`).publicSource);
       for (const at of [...map.spawns, ...map.guards]) {
         const tile = server.grid.eyeTile(at.x, at.y, { x: 0, y: 0 });
         server.update(tile.x, tile.y);

@@ -1,15 +1,13 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { rasterizeOpacity } from "sightline/fov";
 import { MAPS_DIR } from "../../server/rooms/mapCatalog.js";
-import { publicMapJson } from "../../server/sim/publicMap.js";
 import { loadMapFile } from "../../server/sim/tiledMap.js";
 import { readTiledGeometry } from "../../shared/viewer/tiledGeometry.js";
 
 describe("the viewer reads a public map as the server reads the file", () => {
   it.each(["demo", "vault", "compound"])("%s: the same grid, walls, glass, exits and spawns, and solid tiles tile by tile", (name) => {
     const server = loadMapFile(`${MAPS_DIR}${name}.tmj`);
-    const viewer = readTiledGeometry(publicMapJson(JSON.parse(readFileSync(`${MAPS_DIR}${name}.tmj`, "utf8"))));
+    const viewer = readTiledGeometry(loadMapFile(`${MAPS_DIR}${name}.tmj`).publicSource);
     expect([viewer.columns, viewer.rows, viewer.tileWidth, viewer.tileHeight, viewer.width, viewer.height])
       .toEqual([server.columns, server.rows, server.tileWidth, server.tileHeight, server.width, server.height]);
     expect(viewer.walls).toEqual(server.walls);
