@@ -60,7 +60,7 @@ export function createStealthServer(options: StealthServerOptions = {}) {
           presence: scaled.presence,
           driver: scaled.driver,
           publicAddress: scaled.publicAddress,
-          ...(scaled.selectProcessIdToCreateRoom !== undefined ? { selectProcessIdToCreateRoom: scaled.selectProcessIdToCreateRoom } : {}),
+          selectProcessIdToCreateRoom: scaled.selectProcessIdToCreateRoom,
         }
       : {}),
     transport: new WebSocketTransport({ server: http, maxPayload: options.maxPayload ?? 4096 }),

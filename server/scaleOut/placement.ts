@@ -24,9 +24,20 @@ export interface Saturation {
 const DEFAULT_SATURATION: Saturation = Object.freeze({ busy: 0.85, lagP99Ms: 40 });
 
 /**
+ * Colyseus's own placement, as core 0.18.17 writes it (`selectProcessIdToCreateRoom`'s default): the first
+ * of the candidates sorted by room count with its comparator (ties keep an order that depends on the
+ * listing's), among the processes that are not draining. The server's `PLACEMENT=rooms`, and the
+ * simulator's baseline.
+ */
+export function fewestRooms(candidates: readonly Candidate[], loads: ReadonlyMap<string, ProcessLoad> = new Map()): string | undefined {
+  const open = candidates.filter((c) => loads.get(c.processId)?.draining !== true);
+  return open.sort((p1, p2) => (p1.roomCount > p2.roomCount ? 1 : -1))[0]?.processId;
+}
+
+/**
  * The process with the most headroom: the one whose rooms weigh least (its published weight plus what was
- * placed on it since it last published), among those whose rooms do not saturate their loop; a process
- * that has not published yet weighs nothing (it has just started). Ties go to fewer rooms, then to the
+ * placed on it since it last published), among those whose rooms do not saturate their loop, leaving out
+ * any that is draining; a process that has not published yet weighs nothing (it has just started). Ties go to fewer rooms, then to the
  * lower process id, so every matchmaker picks the same one from the same figures.
  */
 export function pickProcess(
@@ -38,6 +49,7 @@ export function pickProcess(
   let best: { id: string; full: boolean; weight: number; rooms: number } | undefined;
   for (const c of candidates) {
     const load = loads.get(c.processId);
+    if (load?.draining === true) continue;
     // A process without rooms is never full: what keeps its loop busy then is starting up, not playing.
     const full = load !== undefined && load.rooms > 0 && (load.busy >= saturation.busy || load.lagP99Ms >= saturation.lagP99Ms);
     const weight = (load?.weight ?? 0) + (pending.get(c.processId) ?? 0);
@@ -86,5 +98,17 @@ export function loadAwarePlacement(board: ProcessLoadBoard, saturation: Saturati
     const chosen = pickProcess(candidates, loads, pendingWeights(placed, loads), saturation) ?? matchMaker.processId;
     await board.recordPlacement(chosen, clientOptions).catch(() => undefined);
     return chosen;
+  };
+}
+
+/**
+ * A `selectProcessIdToCreateRoom` with Colyseus's rule ({@link fewestRooms}) that leaves out draining
+ * processes, which Colyseus's own would still pick: `PLACEMENT=rooms`.
+ */
+export function roomCountPlacement(board: ProcessLoadBoard) {
+  return async (): Promise<string> => {
+    const candidates = await matchMaker.stats.fetchAll();
+    const loads = await board.readAll().catch(() => new Map<string, ProcessLoad>());
+    return fewestRooms(candidates, loads) ?? matchMaker.processId;
   };
 }

@@ -39,6 +39,8 @@ export interface ProcessLoad {
    * has taken in, created or refused. What was placed on it beyond this is on its way and not in `weight`.
    */
   absorbed: number;
+  /** It is draining for a restart: no new room goes there (its running rooms play on until they empty). */
+  draining: boolean;
 }
 
 /**
@@ -81,6 +83,7 @@ export class ProcessLoadBoard {
   private readonly rooms: HostedRooms;
   private readonly lag: EventLoopLag;
   private readonly processId: () => string;
+  private readonly draining: () => boolean;
 
   /**
    * @param presence the presence the matchmaker uses (Redis when scaled out)
@@ -91,12 +94,13 @@ export class ProcessLoadBoard {
   constructor(
     private readonly presence: Presence,
     readonly intervalMs = 1000,
-    sources: { rooms?: HostedRooms; lag?: EventLoopLag; processId?: () => string } = {},
+    sources: { rooms?: HostedRooms; lag?: EventLoopLag; processId?: () => string; draining?: () => boolean } = {},
   ) {
     inRange("ProcessLoadBoard intervalMs", intervalMs, 50, Infinity, "milliseconds", "[)");
     this.rooms = sources.rooms ?? thisProcessRooms;
     this.lag = sources.lag ?? processLoopLag();
     this.processId = sources.processId ?? (() => matchMaker.processId);
+    this.draining = sources.draining ?? (() => false);
     this.lastBuildMs = this.rooms.buildMs;
     this.stopCounting = this.rooms.onCreateRequest((options) => {
       this.absorbed += tallyOf(options);
@@ -178,6 +182,7 @@ export class ProcessLoadBoard {
       guards,
       weight,
       absorbed: this.absorbed,
+      draining: this.draining(),
     };
   }
 
@@ -229,7 +234,7 @@ function parseLoad(processId: string, text: string): ProcessLoad | undefined {
     const v = JSON.parse(text) as Partial<ProcessLoad>;
     const numbers = [v.at, v.busy, v.lagP99Ms, v.ccu, v.rooms, v.guards, v.weight, v.absorbed];
     if (!numbers.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0)) return undefined;
-    return { ...(v as ProcessLoad), processId };
+    return { ...(v as ProcessLoad), processId, draining: v.draining === true };
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@ import { RedisDriver } from "@colyseus/redis-driver";
 import { RedisPresence } from "@colyseus/redis-presence";
 import { hostname } from "node:os";
 import { PeerWatch } from "./peerWatch.js";
-import { loadAwarePlacement } from "./placement.js";
+import { loadAwarePlacement, roomCountPlacement } from "./placement.js";
 import { ProcessLoadBoard } from "./processLoad.js";
 import { fail, oneOf } from "../../shared/validation/rangeChecks.js";
 
@@ -42,7 +42,7 @@ export interface ScaleOut {
   presence: Presence;
   driver: MatchMakerDriver;
   publicAddress: string;
-  selectProcessIdToCreateRoom?: (roomName: string, clientOptions: unknown) => Promise<string>;
+  selectProcessIdToCreateRoom: (roomName: string, clientOptions: unknown) => Promise<string>;
   /** Starts publishing load and watching peers, and stops both before the server shuts down. */
   attach(server: Server): void;
 }
@@ -60,7 +60,8 @@ export function scaleOut(options: ScaleOutOptions): ScaleOut {
     presence,
     driver,
     publicAddress: options.publicAddress,
-    ...(placement === "load" ? { selectProcessIdToCreateRoom: loadAwarePlacement(board) } : {}),
+    // Both rules are ours, so both leave a draining process out (Colyseus's own would still pick it).
+    selectProcessIdToCreateRoom: placement === "load" ? loadAwarePlacement(board) : roomCountPlacement(board),
     attach(server) {
       board.start();
       watch.start();

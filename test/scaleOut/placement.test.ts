@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { HostedRooms } from "../../server/rooms/hostedRooms.js";
 import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import type { EventLoopLag, LagWindow } from "../../server/ops/eventLoopLag.js";
-import { pendingWeights, pickProcess, type Candidate } from "../../server/scaleOut/placement.js";
+import { fewestRooms, pendingWeights, pickProcess, type Candidate } from "../../server/scaleOut/placement.js";
 import { expectedWeight, ProcessLoadBoard, roomWeight, type ProcessLoad } from "../../server/scaleOut/processLoad.js";
 import { checkPublicAddress, checkRedisUrl, derivedPublicAddress } from "../../server/scaleOut/scaleOut.js";
 
 function load(processId: string, figures: Partial<ProcessLoad>): ProcessLoad {
-  return { processId, at: 0, busy: 0.2, lagP99Ms: 2, ccu: 0, rooms: 0, guards: 0, weight: 0, absorbed: 0, ...figures };
+  return { processId, at: 0, busy: 0.2, lagP99Ms: 2, ccu: 0, rooms: 0, guards: 0, weight: 0, absorbed: 0, draining: false, ...figures };
 }
 
 const two: Candidate[] = [
@@ -52,6 +52,17 @@ describe("load-aware room placement", () => {
     expect(pickProcess(two, new Map(), new Map())).toBe("a");
     expect(pickProcess([{ processId: "z", roomCount: 0 }, { processId: "y", roomCount: 0 }], new Map(), new Map())).toBe("y");
     expect(pickProcess([], new Map(), new Map())).toBeUndefined();
+  });
+
+  it("a draining process gets no new room, by either rule, whatever its load", () => {
+    const loads = new Map([
+      ["a", load("a", { rooms: 1, weight: 1, draining: true })],
+      ["b", load("b", { rooms: 4, weight: 40 })],
+    ]);
+    expect(pickProcess(two, loads, new Map())).toBe("b");
+    expect(fewestRooms(two, loads)).toBe("b");
+    expect(fewestRooms(two)).toBe("a");
+    expect(pickProcess([two[0]!], loads, new Map())).toBeUndefined();
   });
 
   it("a room's expected weight counts the guards asked for, and ignores what is not a number", () => {
