@@ -27,6 +27,8 @@ const INTEGRATION = [
   "test/rooms/stealthRoom.test.ts",
   "test/rooms/stealthRoomHygiene.test.ts",
   "test/scaleOut/behindProxy.test.ts",
+  "test/scaleOut/drain.test.ts",
+  "test/scaleOut/redisRestart.test.ts",
   "test/scaleOut/twoProcesses.test.ts",
   "test/typecheck.test.ts",
   "test/viewer/spectators.test.ts",

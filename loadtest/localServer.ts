@@ -83,22 +83,34 @@ export class LocalServer {
   }
 
   /**
-   * Stops it: SIGTERM (a graceful shutdown: clients told, rooms disposed), then SIGKILL if it is still
-   * there after `graceMs`. Resolves once it has exited.
+   * Stops it now: SIGTERM (the stealth server starts draining, and exits at once when it holds no room),
+   * SIGTERM again a second later if it is still there (a graceful shutdown that closes the games still
+   * running), then SIGKILL if it is still there after `graceMs`. Resolves once it has exited.
    */
   async stop(graceMs = 5000): Promise<void> {
     if (this.exit !== undefined) return;
     this.child.kill("SIGTERM");
-    let timer: NodeJS.Timeout | undefined;
+    const timers: NodeJS.Timeout[] = [];
     const killed = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
+      timers.push(setTimeout(() => this.child.kill("SIGTERM"), Math.min(1000, graceMs / 2)));
+      timers.push(setTimeout(() => {
         this.child.kill("SIGKILL");
         resolve();
-      }, graceMs);
+      }, graceMs));
     });
     await Promise.race([this.exited, killed]);
-    clearTimeout(timer);
+    for (const t of timers) clearTimeout(t);
     await this.exited;
+  }
+
+  /**
+   * Asks it to drain (one SIGTERM): it takes no new room or join, lets its games end, and exits when the
+   * last room has gone or at its `DRAIN_SECONDS`. Resolves with its exit once it has exited.
+   */
+  async drain(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.exit === undefined) this.child.kill("SIGTERM");
+    await this.exited;
+    return this.exit!;
   }
 
   /** Last resort when this process is exiting anyway: no waiting. */

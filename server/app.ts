@@ -8,6 +8,7 @@ import { StealthRoom, stealthRoomWith, type StealthRoomSettings } from "./rooms/
 import { PrometheusMetrics } from "./ops/prometheusMetrics.js";
 import { processFigures, processHeapAfterGc, processLoopLag, roomFigures } from "./ops/serverFigures.js";
 import { hostedRooms } from "./rooms/hostedRooms.js";
+import { processDrain } from "./ops/drain.js";
 import { mountViewer } from "./viewer/viewerRoutes.js";
 import type { ScaleOut } from "./scaleOut/scaleOut.js";
 
@@ -31,7 +32,16 @@ export interface StealthServerOptions {
    * presence when unset.
    */
   scaleOut?: ScaleOut;
+  /**
+   * Whether Colyseus handles SIGINT and SIGTERM itself (a shutdown that ends every game at once). `npm
+   * start` turns it off and drains on a signal instead (`server/index.ts`).
+   * @default true
+   */
+  colyseusSignals?: boolean;
 }
+
+/** What a matchmaking request is told while this process cannot reach Redis. */
+const REDIS_AWAY = "matchmaking is unavailable for a moment: this server cannot reach Redis; retry in a few seconds";
 
 /**
  * The stealth game server: the `stealth` room plus a few HTTP routes.
@@ -40,20 +50,30 @@ export interface StealthServerOptions {
  * - `GET /stats`: JSON figures of this process (CPU, memory, event-loop lag) and of every `stealth` room in
  *   it (see `serverFigures.ts` and `RoomStats`).
  * - `GET /metrics`: the same figures in the Prometheus text format (see `PrometheusMetrics`).
+ * - `GET /health`: 200 while this process takes new rooms, 503 while it drains (for a load balancer's or
+ *   an orchestrator's readiness check), with the drain's figures.
  * - `/monitor`: @colyseus/monitor behind basic auth, only when `monitorAuth` is given.
  * - `GET /`: the live viewer page (`server/viewer/`), its script bundled by esbuild when the server starts.
  * Room creation is capped per process and per client address (`CreateLimits`), and request bodies are
  * capped before Colyseus reads them (`FrontDoorServer`).
  */
 export function createStealthServer(options: StealthServerOptions = {}) {
-  const limits = new CreateLimits({ maxRooms: options.maxRooms, createsPerAddressPerMinute: options.createsPerAddressPerMinute });
-  const http = new FrontDoorServer({ trustProxyHops: options.trustProxyHops, maxBodyBytes: options.maxBodyBytes });
+  const scaled = options.scaleOut;
+  const limits = new CreateLimits({
+    maxRooms: options.maxRooms,
+    createsPerAddressPerMinute: options.createsPerAddressPerMinute,
+    closed: () => (processDrain.draining ? "this server is draining for a restart and takes no new room; retry, and the room is made on another" : undefined),
+  });
+  const http = new FrontDoorServer({
+    trustProxyHops: options.trustProxyHops,
+    maxBodyBytes: options.maxBodyBytes,
+    matchmakingClosed: () => (scaled !== undefined && !scaled.redisReady() ? { message: REDIS_AWAY, retryAfterSeconds: 2 } : undefined),
+  });
   const roomClass = limitedRooms(options.room === undefined ? StealthRoom : stealthRoomWith(options.room), limits);
   const monitorUsers = parseBasicAuth(options.monitorAuth);
   const metrics = new PrometheusMetrics();
   processLoopLag(); // from the start, not from the first request: lag before it counts too
   processHeapAfterGc();
-  const scaled = options.scaleOut;
   const server = defineServer({
     ...(scaled !== undefined
       ? {
@@ -65,6 +85,7 @@ export function createStealthServer(options: StealthServerOptions = {}) {
       : {}),
     transport: new WebSocketTransport({ server: http, maxPayload: options.maxPayload ?? 4096 }),
     greet: false,
+    gracefullyShutdown: options.colyseusSignals !== false,
     rooms: { stealth: defineRoom(roomClass) },
     express: (app) => {
       mountViewer(app);
@@ -81,7 +102,12 @@ export function createStealthServer(options: StealthServerOptions = {}) {
       });
       app.get("/stats", (_req, res) => {
         const rooms = hostedRooms.list().map(roomFigures);
-        res.json({ ...processFigures(), creates: limits.figures(), rooms });
+        const redis = scaled === undefined ? {} : { scaleOut: { redisReady: scaled.redisReady(), recoveries: scaled.recovery.recoveries, lastRecoveryAt: scaled.recovery.lastAt } };
+        res.json({ ...processFigures(), creates: limits.figures(), drain: processDrain.figures(), ...redis, rooms });
+      });
+      app.get("/health", (_req, res) => {
+        const drain = processDrain.figures();
+        res.status(drain.draining ? 503 : 200).json({ status: drain.draining ? "draining" : "ready", ...drain });
       });
       app.get("/metrics", async (_req, res) => {
         res.type(metrics.contentType).send(await metrics.render());

@@ -26,6 +26,13 @@ export interface FrontDoorOptions {
    * @default 4096
    */
   maxBodyBytes?: number;
+  /**
+   * Why matchmaking (`POST /matchmake/...`) cannot be served right now, or undefined when it can: such a
+   * request is then answered 503 with this message and `Retry-After`, before Colyseus starts on it (a
+   * scaled-out process whose Redis is away would otherwise hold the request until Redis is back).
+   * @default always served
+   */
+  matchmakingClosed?: () => { message: string; retryAfterSeconds: number } | undefined;
 }
 
 const addresses = new AsyncLocalStorage<string>();
@@ -61,9 +68,11 @@ export function outsideRequest<T>(fn: () => T): T {
 export class FrontDoorServer extends HttpServer {
   readonly trustProxyHops: number;
   readonly maxBodyBytes: number;
+  private readonly matchmakingClosed: NonNullable<FrontDoorOptions["matchmakingClosed"]>;
 
   constructor(options: FrontDoorOptions = {}) {
     super();
+    this.matchmakingClosed = options.matchmakingClosed ?? (() => undefined);
     this.trustProxyHops = integer("FrontDoorOptions.trustProxyHops", options.trustProxyHops ?? DEFAULT_FRONT_DOOR.trustProxyHops, 0, 16);
     this.maxBodyBytes = integer("FrontDoorOptions.maxBodyBytes", options.maxBodyBytes ?? DEFAULT_FRONT_DOOR.maxBodyBytes, 2, 64 * 1024 * 1024, "bytes");
   }
@@ -72,7 +81,7 @@ export class FrontDoorServer extends HttpServer {
     if (event !== "request") return super.emit(event as string, ...args); // http.Server types emit with string events only
     const req = args[0] as IncomingMessage;
     const res = args[1] as ServerResponse;
-    if (this.refusedBody(req, res)) return true;
+    if (this.refusedBody(req, res) || this.refusedMatchmaking(req, res)) return true;
     return addresses.run(this.clientAddress(req), () => super.emit("request", req, res));
   }
 
@@ -84,6 +93,15 @@ export class FrontDoorServer extends HttpServer {
     const hops = (Array.isArray(header) ? header.join(",") : header ?? "").split(",");
     const entry = hops.length >= this.trustProxyHops ? hops[hops.length - this.trustProxyHops]!.trim() : "";
     return entry === "" ? peer : entry;
+  }
+
+  /** Answers 503 with `Retry-After` to a matchmaking request while matchmaking is closed. */
+  private refusedMatchmaking(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== "POST" || !req.url?.startsWith("/matchmake/")) return false;
+    const closed = this.matchmakingClosed();
+    if (closed === undefined) return false;
+    this.answer(req, res, 503, closed.message, { "retry-after": String(closed.retryAfterSeconds) });
+    return true;
   }
 
   /** Answers 411 or 413 (with the CORS headers Colyseus would send) when the body is not acceptable. */
@@ -101,13 +119,18 @@ export class FrontDoorServer extends HttpServer {
     } else {
       return false;
     }
+    this.answer(req, res, status, error);
+    return true;
+  }
+
+  /** An error answer in Colyseus's shape (the SDK reads `error` into its MatchMakeError), CORS headers included. */
+  private answer(req: IncomingMessage, res: ServerResponse, status: number, error: string, headers: Record<string, string> = {}): void {
     const body = JSON.stringify({ code: status, error });
     const cors = { ...matchMaker.controller.DEFAULT_CORS_HEADERS, ...matchMaker.controller.getCorsHeaders(new Headers(req.headers as Record<string, string>)) };
     // The body is left unread: once the answer is sent, Node discards what follows of it without parsing
     // it, and the connection stays usable (closing it instead could reset it before the client reads this).
-    res.writeHead(status, { ...cors, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    res.writeHead(status, { ...cors, ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
     res.end(body);
-    return true;
   }
 }
 

@@ -3,6 +3,7 @@ import { createStealthServer } from "./app.js";
 import { freePort } from "./freePort.js";
 import { derivedPublicAddress, scaleOut, type ScaleOut } from "./scaleOut/scaleOut.js";
 import { MapCatalog } from "./rooms/mapCatalog.js";
+import { processDrain } from "./ops/drain.js";
 import { MIN_SPECTATOR_TOKEN } from "./rooms/spectators.js";
 
 /**
@@ -22,8 +23,12 @@ import { MIN_SPECTATOR_TOKEN } from "./rooms/spectators.js";
  *   Redis presence and driver); unset, this is one process with in-memory presence;
  * - `PUBLIC_ADDRESS=host:port` or `host/path` (with REDIS_URL): where clients reach this process, `{port}`
  *   standing for its port (default: HOST:PORT, the machine's host name for a wildcard HOST);
- *   `PLACEMENT=load|rooms` (default load): where new rooms go.
- * SIGINT / SIGTERM shut down gracefully (clients are told, rooms disposed).
+ *   `PLACEMENT=load|rooms` (default load): where new rooms go;
+ * - `DRAIN_SECONDS` (default 600): how long a drain lets running games go on before it closes them.
+ * SIGTERM or SIGINT drains: no new room or join here, running games play on (reconnections included)
+ * until their rooms empty or `DRAIN_SECONDS` pass, then a graceful shutdown (out of Redis, exit 0). A
+ * second SIGTERM or SIGINT, or SIGUSR2, shuts down at once. Under PM2 the process says `ready` once it
+ * listens (`wait_ready`).
  */
 const host = process.env.HOST ?? "127.0.0.1";
 const port = Number(process.env.PORT ?? 2567);
@@ -59,6 +64,7 @@ if (!(Number.isInteger(maxGuards) && maxGuards >= 0 && maxGuards <= 1024)) {
   process.exit(2);
 }
 const maxRooms = integerFromEnv("MAX_ROOMS", 64, 1, 100_000);
+const drainSeconds = integerFromEnv("DRAIN_SECONDS", 600, 0, 86_400);
 const createsPerAddressPerMinute = integerFromEnv("MAX_CREATES_PER_MINUTE", 10, 1, 100_000);
 const trustProxyHops = integerFromEnv("TRUST_PROXY_HOPS", 0, 0, 16);
 const room = {
@@ -98,6 +104,7 @@ try {
     createsPerAddressPerMinute,
     trustProxyHops,
     scaleOut: scaled,
+    colyseusSignals: false,
   });
 } catch (err) {
   console.error((err as Error).message);
@@ -122,6 +129,32 @@ console.log(`  limits: ${maxRooms} rooms, ${createsPerAddressPerMinute} creates 
 console.log(`  viewer: http://${host}:${actualPort}/${spectatorToken !== "" ? `   spectate: http://${host}:${actualPort}/?spectate=<SPECTATOR_TOKEN>` : ""}`);
 console.log(`  stats: http://${host}:${actualPort}/stats${process.env.MONITOR_AUTH ? `   monitor: http://${host}:${actualPort}/monitor/` : ""}`);
 server.onShutdown(() => console.log("stealth server stopped"));
+// PM2's wait_ready: the old process of a reload is told to stop only once this one listens.
+process.send?.("ready");
+
+// What Colyseus's own signal handling would do on an uncaught exception (it is off: signals drain here).
+process.on("uncaughtException", (err) => {
+  console.error("uncaught exception:", err);
+  void server.gracefullyShutdown(true, err);
+});
+let signalled = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    if (signalled) {
+      console.log(`${signal} again: stopping now, closing the games still running`);
+      void server.gracefullyShutdown(true);
+      return;
+    }
+    signalled = true;
+    const { rooms, clients } = processDrain.figures();
+    console.log(`${signal}: draining ${rooms} rooms (${clients} clients): no new room or join here; running games go on for up to ${drainSeconds} s (signal again to stop now)`);
+    void processDrain.start(drainSeconds, async (why) => {
+      console.log(why === "empty" ? "drained: every room has ended" : `drain deadline: closing the ${processDrain.figures().rooms} rooms still running`);
+      await server.gracefullyShutdown(true);
+    });
+  });
+}
+process.once("SIGUSR2", () => void server.gracefullyShutdown(true));
 
 /** An integer environment variable in min..max, `fallback` when unset or empty; exits with a message otherwise. */
 function integerFromEnv(name: string, fallback: number, min: number, max: number): number {

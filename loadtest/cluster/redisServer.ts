@@ -26,12 +26,15 @@ export class RedisServer {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  /** Starts one and resolves once it accepts connections; rejects with how to install it when it is missing. */
-  static async start(timeoutMs = 10_000): Promise<RedisServer> {
+  /**
+   * Starts one and resolves once it accepts connections; rejects with how to install it when it is
+   * missing. On `port` when given (a Redis restarted where its clients look for it), else a free one.
+   */
+  static async start(timeoutMs = 10_000, port?: number): Promise<RedisServer> {
     if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error !== undefined) {
       throw new Error(`redis-server is not installed: ${REDIS_INSTALL_HINT}`);
     }
-    const port = await freePort();
+    port ??= await freePort();
     const dir = mkdtempSync(join(tmpdir(), "sightline-redis-"));
     const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "''", "--appendonly", "no", "--dir", dir, "--daemonize", "no"];
     // The shell waits on its stdin: when the pipe closes (stop(), or this process dying), Redis is killed.

@@ -31,6 +31,12 @@ export interface CreateLimitsOptions {
    * @default 4096
    */
   maxTrackedAddresses?: number;
+  /**
+   * Why no room may be created here at all right now, or undefined when they may (a process draining for a
+   * restart): a create is then refused with 503 and this message.
+   * @default never closed
+   */
+  closed?: () => string | undefined;
   /** Monotonic clock, milliseconds (injectable for tests). @default performance.now */
   now?: () => number;
 }
@@ -78,8 +84,11 @@ export class CreateLimits {
   refusedRoomCap = 0;
   /** Creates refused because their address had used its creates for now. */
   refusedAddressRate = 0;
+  /** Creates refused because the process was closed to new rooms (draining). */
+  refusedClosed = 0;
 
   private readonly now: () => number;
+  private readonly closed: () => string | undefined;
   /** Creates an address gets back per millisecond. */
   private readonly refillPerMs: number;
   private readonly rooms = new Set<object>();
@@ -92,6 +101,8 @@ export class CreateLimits {
     this.maxTrackedAddresses = integer("CreateLimitsOptions.maxTrackedAddresses", options.maxTrackedAddresses ?? DEFAULT_CREATE_LIMITS.maxTrackedAddresses, 1);
     if (options.now !== undefined) func("CreateLimitsOptions.now", options.now, "() => milliseconds");
     this.now = options.now ?? (() => performance.now());
+    if (options.closed !== undefined) func("CreateLimitsOptions.closed", options.closed, "() => reason | undefined");
+    this.closed = options.closed ?? (() => undefined);
     this.refillPerMs = this.createsPerAddressPerMinute / MINUTE_MS;
   }
 
@@ -113,6 +124,11 @@ export class CreateLimits {
    */
   admit(room: object, address: string | undefined): void {
     if (this.rooms.has(room)) return;
+    const closed = this.closed();
+    if (closed !== undefined) {
+      this.refusedClosed++;
+      throw new CreateRefusal(503, closed, 0);
+    }
     if (this.rooms.size >= this.maxRooms) {
       this.refusedRoomCap++;
       throw new CreateRefusal(503, `this server holds its maximum of ${this.maxRooms} rooms; join an existing room or try again later`, 0);
@@ -127,7 +143,7 @@ export class CreateLimits {
   }
 
   /** Figures for `/stats`. */
-  figures(): { rooms: number; maxRooms: number; createsPerAddressPerMinute: number; trackedAddresses: number; refusedRoomCap: number; refusedAddressRate: number } {
+  figures(): { rooms: number; maxRooms: number; createsPerAddressPerMinute: number; trackedAddresses: number; refusedRoomCap: number; refusedAddressRate: number; refusedClosed: number } {
     return {
       rooms: this.rooms.size,
       maxRooms: this.maxRooms,
@@ -135,6 +151,7 @@ export class CreateLimits {
       trackedAddresses: this.trackedAddresses,
       refusedRoomCap: this.refusedRoomCap,
       refusedAddressRate: this.refusedAddressRate,
+      refusedClosed: this.refusedClosed,
     };
   }
 

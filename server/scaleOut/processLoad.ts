@@ -214,13 +214,21 @@ export class ProcessLoadBoard {
     return removed;
   }
 
-  /** Publishes this process's figures now (after any publication still under way); never rejects. */
+  /**
+   * Publishes this process's figures now (after any publication still under way), and brings the placement
+   * tally back up to what this process has taken in if it fell below it, which only a Redis that lost its
+   * data does (a placement is tallied before its create request is sent). Never rejects.
+   */
   publish(): Promise<void> {
     this.publishing = this.publishing
       .then(async () => {
         if (this.stopped || this.processId() === undefined) return;
         const load = this.measure();
-        if (!this.stopped) await this.presence.hset(LOAD_KEY, load.processId, JSON.stringify(load));
+        if (this.stopped) return;
+        await this.presence.hset(LOAD_KEY, load.processId, JSON.stringify(load));
+        // Relative, so a placement tallied meanwhile by another matchmaker stays counted.
+        const placed = Number((await this.presence.hget(PLACED_KEY, load.processId)) ?? 0);
+        if (placed < load.absorbed && !this.stopped) await this.presence.hincrby(PLACED_KEY, load.processId, load.absorbed - placed);
       })
       .catch((err: unknown) => console.warn(`load figures not published: ${(err as Error).message}`));
     return this.publishing;

@@ -1,10 +1,13 @@
 import type { MatchMakerDriver, Presence, Server } from "@colyseus/core";
 import { RedisDriver } from "@colyseus/redis-driver";
 import { RedisPresence } from "@colyseus/redis-presence";
+import { Redis, type RedisOptions } from "ioredis";
 import { hostname } from "node:os";
+import { processDrain } from "../ops/drain.js";
 import { PeerWatch } from "./peerWatch.js";
 import { loadAwarePlacement, roomCountPlacement } from "./placement.js";
 import { ProcessLoadBoard } from "./processLoad.js";
+import { RedisRecovery, type RecoveryCounts } from "./redisRecovery.js";
 import { fail, oneOf } from "../../shared/validation/rangeChecks.js";
 
 /** The ways new rooms are placed (see {@link ScaleOutOptions.placement}). */
@@ -43,29 +46,59 @@ export interface ScaleOut {
   driver: MatchMakerDriver;
   publicAddress: string;
   selectProcessIdToCreateRoom: (roomName: string, clientOptions: unknown) => Promise<string>;
-  /** Starts publishing load and watching peers, and stops both before the server shuts down. */
+  /** Whether Redis answers now: matchmaking is refused, with a retryable error, while it does not. */
+  redisReady(): boolean;
+  /** Re-registrations after Redis lost this process's data (a restart without persistence). */
+  readonly recovery: RecoveryCounts;
+  /**
+   * Starts publishing load, watching peers and re-registering after a Redis restart, and stops them
+   * before the server shuts down.
+   */
   attach(server: Server): void;
 }
+
+/**
+ * How the Redis connections behave while Redis is away: commands wait for it to come back rather than
+ * fail (a rejected command inside Colyseus's own bookkeeping, a room count persisted on a leave, would go
+ * unhandled), and reconnecting is tried at least every half second, so a Redis that is back is used again
+ * within one. Matchmaking, the one thing that cannot wait, is refused at the front door meanwhile.
+ */
+const REDIS_OPTIONS: RedisOptions = Object.freeze({
+  maxRetriesPerRequest: null,
+  retryStrategy: (times: number) => Math.min(times * 50, 500),
+});
 
 /** Presence, driver, placement and peer watch for `options` (see {@link ScaleOutOptions}). */
 export function scaleOut(options: ScaleOutOptions): ScaleOut {
   checkRedisUrl(options.redisUrl);
   checkPublicAddress(options.publicAddress);
   const placement = oneOf("ScaleOutOptions.placement", options.placement ?? "load", PLACEMENTS);
-  const presence = new RedisPresence(options.redisUrl);
-  const driver = new RedisDriver(options.redisUrl);
-  const board = new ProcessLoadBoard(presence, options.publishIntervalMs ?? 1000);
+  const commands = new Redis(options.redisUrl, REDIS_OPTIONS);
+  const presence = new RedisPresence(commands);
+  const driverConnection = new Redis(options.redisUrl, REDIS_OPTIONS);
+  // The presence logs its own connections' errors; the driver's would be reported as unhandled.
+  driverConnection.on("error", () => undefined);
+  const driver = new RedisDriver(driverConnection);
+  const board = new ProcessLoadBoard(presence, options.publishIntervalMs ?? 1000, { draining: () => processDrain.draining });
   const watch = new PeerWatch(board, options.peerCheckIntervalMs ?? 3000);
+  const recovery = new RedisRecovery(commands, presence, board, options.publishIntervalMs ?? 1000);
   return {
     presence,
     driver,
     publicAddress: options.publicAddress,
     // Both rules are ours, so both leave a draining process out (Colyseus's own would still pick it).
     selectProcessIdToCreateRoom: placement === "load" ? loadAwarePlacement(board) : roomCountPlacement(board),
+    redisReady: () => recovery.ready,
+    recovery: recovery.counts,
     attach(server) {
       board.start();
       watch.start();
+      recovery.start();
+      // Placement reads the published figures: a drain is published at once, not at the next round.
+      const stopTelling = processDrain.onStart(() => void board.publish());
       server.onBeforeShutdown(async () => {
+        stopTelling();
+        recovery.stop();
         watch.stop();
         await board.stop();
       });

@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalCluster, type ClusterMember } from "../../loadtest/cluster/localCluster.js";
 import { RedisServer } from "../../loadtest/cluster/redisServer.js";
+import { hostOf as probeHost, patchesOver, tracesOf as probeTraces, until } from "../fixtures/clusterProbes.js";
 import { FrameRecorder } from "sightline/testing";
 
 /**
@@ -31,51 +32,12 @@ afterAll(async () => {
   frames.stop();
 }, 30_000);
 
-/** The process hosting `roomId`, from the room listings in Redis. */
-async function hostOf(roomId: string): Promise<string | undefined> {
-  const raw = await redis.hget("roomcaches", roomId);
-  return raw === null ? undefined : (JSON.parse(raw) as { processId: string }).processId;
-}
-
-/**
- * Every Redis key and hash field that names `processId`, but Colyseus's `swept:<id>` receipt: the note,
- * kept 10 minutes, that tells a process that was only stalled to list its rooms again.
- */
-async function tracesOf(processId: string): Promise<string[]> {
-  const traces: string[] = [];
-  for (const key of await redis.keys("*")) {
-    if (key === `swept:${processId}`) continue;
-    if (key.includes(processId)) traces.push(key);
-    if ((await redis.type(key)) !== "hash") continue;
-    for (const [field, value] of Object.entries(await redis.hgetall(key))) {
-      if (field.includes(processId) || value.includes(`"processId":"${processId}"`)) traces.push(`${key} ${field}`);
-    }
-  }
-  return traces;
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-  const start = performance.now();
-  while (!(await check())) {
-    if (performance.now() - start > timeoutMs) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return performance.now() - start;
-}
+const hostOf = (roomId: string) => probeHost(redis, roomId);
+const tracesOf = (processId: string) => probeTraces(redis, processId);
 
 function track(room: Room): Room {
   clients.push(room);
   return room;
-}
-
-/** Patches a client receives over `ms`. */
-async function patchesOver(room: Room, ms: number): Promise<number> {
-  let n = 0;
-  const counter = () => n++;
-  room.onStateChange(counter);
-  await new Promise((r) => setTimeout(r, ms));
-  room.onStateChange.remove(counter);
-  return n;
 }
 
 describe("scaling out over Redis", () => {
@@ -130,7 +92,7 @@ describe("scaling out over Redis", () => {
     expect(await hostOf(fresh.roomId)).toBe(a.processId);
   }, 40_000);
 
-  it("SIGTERM on A: its rooms are disposed, its clients told, and no key of A is left in Redis", async () => {
+  it("A stopped (SIGTERM, then SIGTERM again when its drain would wait): its rooms are disposed, its clients told, and no key of A is left in Redis", async () => {
     const onA = clients.filter((r) => r.connection.isOpen);
     expect(onA.length).toBeGreaterThan(0);
     const closed = onA.map((r) => new Promise<number>((resolve) => r.onLeave((code) => resolve(code))));
