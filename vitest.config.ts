@@ -29,6 +29,7 @@ const INTEGRATION = [
   "test/scaleOut/behindProxy.test.ts",
   "test/scaleOut/drain.test.ts",
   "test/scaleOut/redisRestart.test.ts",
+  "test/scaleOut/rollingRestart.test.ts",
   "test/scaleOut/twoProcesses.test.ts",
   "test/typecheck.test.ts",
   "test/viewer/spectators.test.ts",
