@@ -4,6 +4,10 @@
 // PUBLIC_ADDRESS is what a client dials for a room on that process; "{port}" becomes the process's port.
 // Behind the nginx configuration beside this file it is the proxy's host and a path per process; on one
 // machine without a proxy, leave it unset (each process then announces HOST:PORT).
+// Deploy without ending games: `pm2 reload stealth` restarts the processes one at a time. Each new process
+// says "ready" once it listens (wait_ready); the old one is then signalled (kill_signal), drains (no new
+// room or join, its games play on) and exits 0 when its last room ends or DRAIN_SECONDS pass. kill_timeout
+// must outlast that drain, or PM2 kills the process (and its games) before it is done.
 module.exports = {
   apps: [
     {
@@ -14,7 +18,10 @@ module.exports = {
       exec_mode: "fork",
       instances: 2,
       increment_var: "PORT", // 2567 for the first instance, 2568 for the second
-      kill_timeout: 10000, // SIGTERM first: rooms are disposed and their Redis entries removed
+      wait_ready: true, // the new process's "ready" (sent once it listens) before the old one is stopped
+      listen_timeout: 30000, // how long PM2 waits for that "ready"
+      kill_signal: "SIGTERM", // starts the drain (a second signal stops at once)
+      kill_timeout: 630000, // DRAIN_SECONDS (600) plus 30 s for the graceful shutdown after it
       env: {
         HOST: "127.0.0.1",
         PORT: 2567,
@@ -22,6 +29,7 @@ module.exports = {
         PUBLIC_ADDRESS: "game.example.com/{port}",
         TRUST_PROXY_HOPS: 1,
         PLACEMENT: "load",
+        DRAIN_SECONDS: 600,
       },
     },
   ],

@@ -1,5 +1,5 @@
 import { Client, type Room } from "@colyseus/sdk";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalCluster } from "../../loadtest/cluster/localCluster.js";
@@ -49,5 +49,17 @@ describe("behind a reverse proxy", () => {
     const env = app.env as Record<string, string | number>;
     expect(String(env.REDIS_URL)).toMatch(/^redis:\/\//);
     for (const port of [2567, 2568]) expect(() => checkPublicAddress(String(env.PUBLIC_ADDRESS).replaceAll("{port}", String(port)))).not.toThrow();
+    // A reload waits for the new process and lets the old one drain past its deadline before any kill.
+    expect(app).toMatchObject({ wait_ready: true, kill_signal: "SIGTERM" });
+    expect(Number(app.kill_timeout)).toBeGreaterThan(Number(env.DRAIN_SECONDS) * 1000);
+  });
+
+  it("the Kubernetes example gives a pod's drain its time, and takes a draining pod out of the Service", () => {
+    const yaml = readFileSync("examples/scale-out/kubernetes.yaml", "utf8");
+    const grace = Number(/terminationGracePeriodSeconds: (\d+)/.exec(yaml)![1]);
+    const drain = Number(/name: DRAIN_SECONDS, value: "(\d+)"/.exec(yaml)![1]);
+    expect(grace).toBeGreaterThan(drain);
+    expect(yaml).toMatch(/readinessProbe:\s+httpGet: \{ path: \/health/);
+    expect(yaml).toContain('command: ["node_modules/.bin/node", "--import", "tsx", "server/index.ts"]');
   });
 });
