@@ -60,7 +60,8 @@ const DRAIN_SLACK_SECONDS = 15;
 /**
  * Restarts every process of a local cluster in turn while bots play: each process is told to drain
  * (SIGTERM), and once it has exited a fresh one takes its place, then the next. Bots play games of a
- * bounded length back to back, each joining through a random live process, some dropping their
+ * bounded length back to back, each joining through a random live process (a third of them opening a room
+ * of their own, so rooms are spread over the processes), some dropping their
  * connection mid-game and reconnecting through another random one. A game the server closes is lost
  * unless its process's drain deadline had come. With games shorter than the deadline, a rolling restart
  * loses none.
@@ -98,7 +99,10 @@ export async function rollingRestart(options: RollingRestartOptions): Promise<Ro
       let room: Room | undefined;
       for (let attempt = 0; attempt < 5 && room === undefined && !stopping; attempt++) {
         try {
-          room = await new Client(endpoint()).joinOrCreate("stealth", { map: "demo", guards: options.guards });
+          // A third of the games open a room of their own, so every process hosts some.
+          const client = new Client(endpoint());
+          const roomOptions = { map: "demo", guards: options.guards };
+          room = random() < 1 / 3 ? await client.create("stealth", roomOptions) : await client.joinOrCreate("stealth", roomOptions);
         } catch (err) {
           if (attempt === 4) {
             report.joins.failed++;

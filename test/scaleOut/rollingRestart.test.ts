@@ -11,10 +11,9 @@ describe("a rolling restart under load", () => {
     console.log(`rolling restart: ${JSON.stringify(report)}`);
     expect(report.restarts.map((r) => r.exitCode)).toEqual([0, 0]);
     // Games shorter than the deadline: every drain ends when its last game does, well before it.
-    for (const r of report.restarts) {
-      expect(r.clients).toBeGreaterThan(0);
-      expect(r.drainSeconds).toBeLessThan(20);
-    }
+    for (const r of report.restarts) expect(r.drainSeconds).toBeLessThan(20);
+    // Not vacuous: the processes drained while games were running on them.
+    expect(report.restarts.reduce((n, r) => n + r.clients, 0)).toBeGreaterThanOrEqual(6);
     expect(report.games).toMatchObject({ lostBeforeDeadline: 0, closedAtDeadline: 0, running: 0 });
     expect(report.games.completed).toBeGreaterThan(24);
     expect(report.reconnections.failed).toBe(0);
