@@ -1,7 +1,7 @@
 /**
  * `npm run loadtest:rolling -- [flags]`: a rolling restart of a local cluster under load (see
  * `cluster/rollingRestart.ts`); prints the report as JSON and exits 1 if a game was lost before its
- * process's deadline or a reconnection failed.
+ * process's deadline, a reconnection failed, or a player found no game after five tries.
  */
 import { parseArgs } from "node:util";
 import { rollingRestart, type RollingRestartOptions } from "./cluster/rollingRestart.js";
@@ -58,5 +58,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const report = await rollingRestart(options);
   process.stdout.write(`${JSON.stringify({ options, ...report })}\n`);
-  process.exit(report.games.lostBeforeDeadline === 0 && report.reconnections.failed === 0 ? 0 : 1);
+  process.exit(report.games.lostBeforeDeadline === 0 && report.reconnections.failed === 0 && report.joins.failed === 0 ? 0 : 1);
 }

@@ -69,7 +69,8 @@ const DRAIN_SLACK_SECONDS = 15;
 export async function rollingRestart(options: RollingRestartOptions): Promise<RollingRestartReport> {
   const started = performance.now();
   const random = seededRandom(options.seed);
-  const env = { MAX_GUARDS: String(options.guards), DRAIN_SECONDS: String(options.drainSeconds), RECONNECT_SECONDS: "10" };
+  // Every bot comes from 127.0.0.1, which the per-address create limit would treat as one player.
+  const env = { MAX_GUARDS: String(options.guards), DRAIN_SECONDS: String(options.drainSeconds), RECONNECT_SECONDS: "10", MAX_CREATES_PER_MINUTE: "100000" };
   const cluster = await LocalCluster.start(options.processes, env);
   const live = new Set<ClusterMember>(cluster.members);
   /** When each process's deadline comes, ms on performance.now(), once it is told to drain. */
@@ -144,6 +145,8 @@ export async function rollingRestart(options: RollingRestartOptions): Promise<Ro
         void room.leave().catch(() => undefined).then(() => finish("completed"));
       };
       const watch = (room: Room) => {
+        // These players stand still: round messages are read and dropped (unread, the SDK warns on each).
+        room.onMessage("round", () => undefined);
         room.onLeave(() => {
           if (room !== current) return; // a leave of ours, or the drop
           const deadline = deadlines.get(host);

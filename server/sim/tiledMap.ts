@@ -109,6 +109,13 @@ export function loadMapsDir(dir: string): { maps: Map<string, StealthMap>; error
 }
 
 /**
+ * Kinds a patrol route may also have that the game shows every client anyway (geometry and exits): such a
+ * route stays in the public map, since removing it would take a wall or an exit away from the clients,
+ * and nothing left in the file says a guard walks it.
+ */
+const PUBLIC_ROUTE_KINDS: ReadonlySet<string> = new Set(["wall", "glass", "exit"]);
+
+/**
  * Turns Tiled JSON (orthogonal, finite) into a {@link StealthMap}: the library's reader for the geometry,
  * then the game's kinds (spawns, guards with their patrol routes, cameras, exits). `readTileset` resolves
  * external JSON tilesets (`.tsj`/`.json`) relative to the map. Throws a MapError naming the file, layer
@@ -185,7 +192,7 @@ export function parseTiledMap(json: unknown, file: string, readTileset?: (source
   const hidden = new Set<number>([...out.guards.map((g) => g.id), ...out.cameras.map((c) => c.id)]);
   for (const { patrolId } of pendingGuards) {
     const kind = patrolId === undefined ? undefined : objects.get(patrolId)?.kind;
-    if (kind !== undefined && kind !== "wall" && kind !== "glass") hidden.add(patrolId!);
+    if (kind !== undefined && !PUBLIC_ROUTE_KINDS.has(kind)) hidden.add(patrolId!);
   }
   out.publicSource = publicMapJson(json, hidden);
   return out;

@@ -46,6 +46,17 @@ describe("the public map every client downloads", () => {
     expect(idsOf(map.publicSource)).toEqual([1]);
   });
 
+  it("a route that is an exit stays: the exit is public, and a player would otherwise miss it", () => {
+    const json = tiledJson([objectLayer("level", [
+      { id: 1, name: "", type: "exit", x: PX, y: PX, polygon: [{ x: 0, y: 0 }, { x: 2 * PX, y: 0 }, { x: 2 * PX, y: 2 * PX }] },
+      point(2, "guard", "Ed", 6, 6, [prop("patrol", 1)]),
+      point(3, "spawn", "start", 1, 8),
+    ])]);
+    const map = parseTiledMap(json, "exitroute.tmj");
+    expect(map.exits).toHaveLength(1);
+    expect(idsOf(map.publicSource)).toEqual([1, 3]);
+  });
+
   it.each(["demo", "vault", "compound"])("%s: no guard, camera or patrol route of the bundled map is public", (name) => {
     const map = loadMapFile(`server/maps/${name}.tmj`);
     const left = new Set(idsOf(map.publicSource));
