@@ -1,12 +1,13 @@
-import { Occluders } from "../occluders/occluders.js";
-import { fail, finite, fraction, func, inRange, nonEmptyString, nonNegative, object, positive, within } from "../../shared/validation/rangeChecks.js";
+import type { Occluders } from "../occluders/occluders.js";
+import { fail, finite, inRange, nonEmptyString, nonNegative, object } from "../../shared/validation/rangeChecks.js";
 import type { ClientViews } from "./clientViews.js";
+import { auditSample, cullingSettings } from "./cullingSettings.js";
 import { CullingAudit, type AuditCounts } from "./cullingAudit.js";
 import { PotentialSight } from "./potentialSight.js";
 import { audienceOf, Reveals } from "./reveals.js";
 import { TeamLookaheads } from "./teamLookaheads.js";
 import { ViewKeeper } from "./viewKeeper.js";
-import { DEFAULT_CULLING_OPTIONS, type AuditOptions, type CullingEntity, type CullingReport, type RevealOptions, type RevealTarget, type ViewCullingOptions, type ViewListener } from "./viewCullingOptions.js";
+import type { AuditOptions, CullingEntity, CullingReport, RevealOptions, RevealTarget, ViewCullingOptions } from "./viewCullingOptions.js";
 
 /**
  * Anti-wallhack culling for any game: decides, per client, which entities it may receive. Each client's
@@ -83,37 +84,13 @@ export class ViewCulling implements ClientViews {
 
   /** Throws a RangeError naming the field for a missing, malformed or unsafe option. */
   constructor(options: ViewCullingOptions) {
-    object("ViewCullingOptions", options);
-    if (!(options.occluders instanceof Occluders)) fail("ViewCullingOptions.occluders", "must be an Occluders (from sightline/occluders)", options.occluders);
-    const tickSeconds = options.tickSeconds;
-    inRange("ViewCullingOptions.tickSeconds", tickSeconds, 0, 1, "seconds", "(]");
-    this.tickSeconds = tickSeconds;
-    this.maxSpeed = nonNegative("ViewCullingOptions.maxSpeed", options.maxSpeed, "meters per second");
-    const d = DEFAULT_CULLING_OPTIONS;
-    this.baseRange = positive("ViewCullingOptions.range", options.range ?? d.range, "meters");
-    const lingerSeconds = within("ViewCullingOptions.lingerSeconds", options.lingerSeconds ?? d.lingerSeconds, 0, 10, "seconds");
-    this.maxRoundTripMs = within("ViewCullingOptions.maxRoundTripMs", options.maxRoundTripMs ?? d.maxRoundTripMs, 0, 2000, "milliseconds");
-    this.maxLookahead = nonNegative("ViewCullingOptions.maxLookahead", options.maxLookahead ?? d.maxLookahead, "meters");
-    const oneTick = this.maxSpeed * tickSeconds;
-    if (this.maxLookahead < oneTick) {
-      fail("ViewCullingOptions.maxLookahead", `must cover at least one tick of motion, maxSpeed x tickSeconds = ${oneTick} m: with less, whatever walks into sight arrives late`, this.maxLookahead);
-    }
-    for (const name of ["onAdd", "onRemove"] as const) {
-      if (options[name] !== undefined) func(`ViewCullingOptions.${name}`, options[name], "(clientId, entityId) => void");
-    }
-    const audit = options.audit ?? false;
-    if (typeof audit !== "boolean" && (typeof audit !== "object" || audit === null)) fail("ViewCullingOptions.audit", "must be a boolean or { sample }", audit);
-    const sample = audit === false ? 1 : auditSample("ViewCullingOptions.audit.sample", audit === true ? {} : audit);
-
-    this.lingerTicks = Math.ceil(lingerSeconds / tickSeconds - 1e-9);
-    // Farther than any mover gets in an update: a respawn, which must not linger (the audit's threshold too).
-    this.teleportDistance = this.maxSpeed > 0 ? 2 * oneTick : Number.MIN_VALUE;
-    this.occluders = options.occluders;
-    this.lookaheads = new TeamLookaheads(this.maxSpeed, tickSeconds, this.maxRoundTripMs, this.maxLookahead);
-    this.sight = new PotentialSight(options.occluders, this.baseRange, this.teleportDistance);
-    const none: ViewListener = () => {};
-    this.keeper = new ViewKeeper(this.sight, this.reveals, { lingerTicks: this.lingerTicks }, options.onAdd ?? none, options.onRemove ?? none);
-    if (audit !== false) this.startAudit({ sample });
+    const settings = cullingSettings(options);
+    ({ tickSeconds: this.tickSeconds, maxSpeed: this.maxSpeed, lingerTicks: this.lingerTicks, maxRoundTripMs: this.maxRoundTripMs } = settings);
+    ({ maxLookahead: this.maxLookahead, teleportDistance: this.teleportDistance, range: this.baseRange, occluders: this.occluders } = settings);
+    this.lookaheads = new TeamLookaheads(this.maxSpeed, this.tickSeconds, this.maxRoundTripMs, this.maxLookahead);
+    this.sight = new PotentialSight(this.occluders, this.baseRange, this.teleportDistance);
+    this.keeper = new ViewKeeper(this.sight, this.reveals, { lingerTicks: this.lingerTicks }, settings.onAdd, settings.onRemove);
+    if (settings.auditSample !== false) this.startAudit({ sample: settings.auditSample });
   }
 
   /** How far characters could see for culling now, meters: `range`, raised to the longest `sightRange`. */
@@ -406,12 +383,6 @@ export class ViewCulling implements ClientViews {
     for (const r of this.sightRanges.values()) if (r > range) range = r;
     this.sight.range = range;
   }
-}
-
-/** The audit's sample of clients, in (0, 1] (default 1). */
-function auditSample(field: string, options: AuditOptions): number {
-  object(field.replace(/\.sample$/, ""), options, "{ sample? }");
-  return fraction(field, options.sample ?? 1, "(]", "clients");
 }
 
 /** Refuses a position that is not two finite numbers, naming the method's field. */
