@@ -30,6 +30,7 @@ const INTEGRATION = [
   "test/scaleOut/drain.test.ts",
   "test/scaleOut/redisRestart.test.ts",
   "test/scaleOut/rollingRestart.test.ts",
+  "test/scaleOut/shutdownWithoutRedis.test.ts",
   "test/scaleOut/twoProcesses.test.ts",
   "test/typecheck.test.ts",
   "test/viewer/spectators.test.ts",

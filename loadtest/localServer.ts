@@ -113,6 +113,11 @@ export class LocalServer {
     return this.exit!;
   }
 
+  /** Sends it `signal` (nothing once it has exited). */
+  signal(signal: NodeJS.Signals): void {
+    if (this.exit === undefined) this.child.kill(signal);
+  }
+
   /** Last resort when this process is exiting anyway: no waiting. */
   killNow(): void {
     if (this.exit === undefined) this.child.kill("SIGKILL");

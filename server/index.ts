@@ -1,4 +1,4 @@
-import { matchMaker } from "@colyseus/core";
+import { matchMaker, type Server } from "@colyseus/core";
 import { createStealthServer } from "./app.js";
 import { freePort } from "./freePort.js";
 import { derivedPublicAddress, scaleOut, type ScaleOut } from "./scaleOut/scaleOut.js";
@@ -95,7 +95,7 @@ if (redisUrl !== "") {
   }
 }
 
-let server;
+let server: Server;
 try {
   server = createStealthServer({
     monitorAuth: process.env.MONITOR_AUTH,
@@ -132,29 +132,48 @@ server.onShutdown(() => console.log("stealth server stopped"));
 // PM2's wait_ready: the old process of a reload is told to stop only once this one listens.
 process.send?.("ready");
 
+/**
+ * Seconds a shutdown may take before the process exits anyway, with code 1. It only takes that long when
+ * Redis cannot be reached (the Redis connections wait for it): what the process leaves there, the other
+ * processes sweep, as they do for a process that died.
+ */
+const SHUTDOWN_LIMIT_SECONDS = 10;
+let shutdown: Promise<void> | undefined;
+/** The one graceful shutdown (Colyseus's would run its steps twice if called again while under way). */
+function shutDown(err?: Error): Promise<void> {
+  if (shutdown !== undefined) return shutdown;
+  setTimeout(() => {
+    console.error(`shutdown did not finish in ${SHUTDOWN_LIMIT_SECONDS} s (is Redis reachable?): exiting now`);
+    process.exit(1);
+  }, SHUTDOWN_LIMIT_SECONDS * 1000);
+  const started = server.gracefullyShutdown(true, err);
+  shutdown = started;
+  return started;
+}
 // What Colyseus's own signal handling would do on an uncaught exception (it is off: signals drain here).
 process.on("uncaughtException", (err) => {
   console.error("uncaught exception:", err);
-  void server.gracefullyShutdown(true, err);
+  void shutDown(err);
 });
 let signalled = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, () => {
     if (signalled) {
-      console.log(`${signal} again: stopping now, closing the games still running`);
-      void server.gracefullyShutdown(true);
+      console.log(shutdown === undefined ? `${signal} again: stopping now, closing the games still running` : `${signal} again: already stopping`);
+      void shutDown();
       return;
     }
     signalled = true;
     const { rooms, clients } = processDrain.figures();
     console.log(`${signal}: draining ${rooms} rooms (${clients} clients): no new room or join here; running games go on for up to ${drainSeconds} s (signal again to stop now)`);
     void processDrain.start(drainSeconds, async (why) => {
+      if (shutdown !== undefined) return;
       console.log(why === "empty" ? "drained: every room has ended" : `drain deadline: closing the ${processDrain.figures().rooms} rooms still running`);
-      await server.gracefullyShutdown(true);
+      await shutDown();
     });
   });
 }
-process.once("SIGUSR2", () => void server.gracefullyShutdown(true));
+process.once("SIGUSR2", () => void shutDown());
 
 /** An integer environment variable in min..max, `fallback` when unset or empty; exits with a message otherwise. */
 function integerFromEnv(name: string, fallback: number, min: number, max: number): number {

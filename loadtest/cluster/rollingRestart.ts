@@ -2,6 +2,7 @@ import { Client, type Room } from "@colyseus/sdk";
 import { Redis } from "ioredis";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { LocalCluster, type ClusterMember } from "./localCluster.js";
+import { hostOf } from "./roomHost.js";
 
 /** What a rolling restart under load does. Seconds unless said otherwise. */
 export interface RollingRestartOptions {
@@ -88,11 +89,6 @@ export async function rollingRestart(options: RollingRestartOptions): Promise<Ro
     return members[Math.floor(random() * members.length)]!.endpoint;
   };
   const redis = new Redis(cluster.redis.url, { maxRetriesPerRequest: 1 });
-  /** The process hosting a room, from its listing. */
-  const hostOf = async (roomId: string): Promise<string> => {
-    const raw = await redis.hget("roomcaches", roomId).catch(() => null);
-    return raw === null ? "" : (JSON.parse(raw) as { processId: string }).processId;
-  };
 
   const play = async (): Promise<void> => {
     while (!stopping) {
@@ -114,7 +110,7 @@ export async function rollingRestart(options: RollingRestartOptions): Promise<Ro
       }
       if (room === undefined) continue;
       report.games.started++;
-      const host = await hostOf(room.roomId);
+      const host = (await hostOf(redis, room.roomId).catch(() => undefined)) ?? "";
       const seconds = options.session[0] + random() * (options.session[1] - options.session[0]);
       const dropAt = random() < options.drops ? seconds * (0.2 + 0.6 * random()) : undefined;
       const outcome = await playGame(room, host, seconds, dropAt);
@@ -197,10 +193,7 @@ export async function rollingRestart(options: RollingRestartOptions): Promise<Ro
       const told = performance.now();
       deadlines.set(member.processId, told + options.drainSeconds * 1000);
       live.delete(member);
-      const exit = await Promise.race([
-        member.server.drain(),
-        new Promise<undefined>((r) => setTimeout(() => r(undefined), (options.drainSeconds + DRAIN_SLACK_SECONDS) * 1000)),
-      ]);
+      const exit = await orTimeout(member.server.drain(), (options.drainSeconds + DRAIN_SLACK_SECONDS) * 1000);
       if (exit === undefined) throw new Error(`process ${member.processId} did not exit within ${options.drainSeconds + DRAIN_SLACK_SECONDS} s of its drain`);
       const drained = performance.now();
       const fresh = await cluster.add(env);
@@ -213,7 +206,7 @@ export async function rollingRestart(options: RollingRestartOptions): Promise<Ro
     await new Promise((r) => setTimeout(r, options.settle * 1000));
   } finally {
     stopping = true;
-    await Promise.race([Promise.all(players), new Promise((r) => setTimeout(r, (options.session[1] + 5) * 1000))]);
+    await orTimeout(Promise.all(players), (options.session[1] + 5) * 1000);
     redis.disconnect();
     await cluster.stop();
   }
@@ -221,6 +214,16 @@ export async function rollingRestart(options: RollingRestartOptions): Promise<Ro
   g.running = g.started - g.completed - g.lostBeforeDeadline - g.closedAtDeadline;
   report.seconds = round((performance.now() - started) / 1000);
   return report;
+}
+
+/** What `promise` resolves to, or undefined if `ms` pass first; the timer does not outlive the wait. */
+async function orTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms, undefined)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function round(x: number): number {

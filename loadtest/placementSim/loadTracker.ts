@@ -1,13 +1,6 @@
 import { percentile } from "../bench/percentile.js";
-import type { Saturation } from "../../server/scaleOut/placement.js";
+import { DEFAULT_SATURATION as SATURATION } from "../../server/scaleOut/placement.js";
 import type { SimProcess } from "./simProcess.js";
-
-/**
- * When a process's loop is saturated: the server's default thresholds (`pickProcess`'s, which placement.ts
- * does not export; the test holds the two equal). Applied here to the modelled truth, not to what was
- * published, to judge where rooms went.
- */
-export const SATURATION: Saturation = Object.freeze({ busy: 0.85, lagP99Ms: 40 });
 
 /** The load over a run's measured window, by the modelled truth. Loads are busy shares (0..1), CPU % of one core, lag ms. */
 export interface RunFigures {
@@ -42,7 +35,10 @@ export class LoadTracker {
     private readonly toMs: number,
   ) {}
 
-  /** Whether `p`'s loop is saturated now (a process without rooms never is, as `pickProcess` has it). */
+  /**
+   * Whether `p`'s loop is saturated now, by the server's default thresholds applied to the modelled truth
+   * rather than to what was published (a process without rooms never is, as `pickProcess` has it).
+   */
   isSaturated(p: SimProcess): boolean {
     return p.rooms.length > 0 && (p.busy >= SATURATION.busy || p.lagP99Ms >= SATURATION.lagP99Ms);
   }

@@ -13,8 +13,8 @@ export interface RunKey {
 
 /**
  * One JSON line for one replay: keys in a fixed order, busy shares to 3 decimals, CPU %, lag ms and seconds
- * to 1, so a line is the same bytes for the same seed on any machine. `roomsMoved` is always 0: a Colyseus
- * room lives on its process until it is disposed, and nothing here moves one.
+ * to 1, so a line is the same bytes for the same seed on any machine. There is no count of rooms moved: a
+ * Colyseus room lives on its process until it is disposed, by either rule.
  */
 export function reportLine(key: RunKey, r: RunResult): string {
   const share = (v: number) => round(v, 3);
@@ -29,7 +29,6 @@ export function reportLine(key: RunKey, r: RunResult): string {
     roomsRequested: r.roomsRequested,
     roomsCreated: r.roomsCreated,
     roomsRefused: r.roomsRefused,
-    roomsMoved: 0,
     placedOnSaturated: r.placedOnSaturated,
     busiestBusy: { peak: share(r.busiestBusy.peak), p99: share(r.busiestBusy.p99) },
     busiestCpuPercent: { peak: one(r.busiestCpuPercent.peak), p99: one(r.busiestCpuPercent.p99) },

@@ -1,5 +1,5 @@
 import { fewestRooms, pendingWeights, pickProcess, type Candidate } from "../../server/scaleOut/placement.js";
-import { expectedWeight, type ProcessLoad } from "../../server/scaleOut/processLoad.js";
+import { tallyOf, type ProcessLoad } from "../../server/scaleOut/processLoad.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 import type { CostModel } from "./costModel.js";
 import { EventQueue } from "./eventQueue.js";
@@ -97,7 +97,7 @@ export function simulate(work: Workload, model: CostModel, settings: RunSettings
         if (settings.rule === "rooms") hostId = fewestRooms(candidates, loads);
         else {
           hostId = pickProcess(candidates, loads, pendingWeights(placed, loads));
-          if (hostId !== undefined) placed.set(hostId, (placed.get(hostId) ?? 0) + placementTally(event.spec.guards));
+          if (hostId !== undefined) placed.set(hostId, (placed.get(hostId) ?? 0) + tallyOf({ guards: event.spec.guards }));
         }
         // Both rules fall back on the matchmaker's own process when they find none (all draining).
         const host = (hostId === undefined ? undefined : byId.get(hostId)) ?? via;
@@ -107,7 +107,7 @@ export function simulate(work: Workload, model: CostModel, settings: RunSettings
       }
       case "create": {
         const { spec, host } = event;
-        host.takeRequest(now, placementTally(spec.guards));
+        host.takeRequest(now, tallyOf({ guards: spec.guards }));
         if (host.rooms.length >= settings.maxRooms) {
           result.roomsRefused++;
           break;
@@ -143,14 +143,6 @@ export function simulate(work: Workload, model: CostModel, settings: RunSettings
     }
   }
   return { ...result, ...tracker.finish() };
-}
-
-/**
- * What one create of a room with `guards` adds to the shared tally, and to its host's `absorbed`:
- * thousandths of its expected weight, as `ProcessLoadBoard` counts (its own helper is private).
- */
-export function placementTally(guards: number): number {
-  return Math.round(expectedWeight({ guards }) * 1000);
 }
 
 /** Time between two of a room's joins, ms: its players arrive evenly over its fill time. */

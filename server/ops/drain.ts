@@ -48,7 +48,6 @@ export class ProcessDrain {
     inRange("ProcessDrain.start deadlineSeconds", deadlineSeconds, 0, 86_400, "seconds");
     this.startedAt = this.now();
     this.deadlineAt = this.startedAt + deadlineSeconds * 1000;
-    for (const listener of this.starters) listener();
     this.done = new Promise<DrainEnd>((resolve) => {
       const look = () => {
         this.lockAll();
@@ -57,10 +56,14 @@ export class ProcessDrain {
           setTimeout(look, POLL_MS);
           return;
         }
-        void onEnd(why).finally(() => resolve(why));
+        onEnd(why)
+          .catch((err: unknown) => console.error(`drain: ending the process failed: ${(err as Error)?.message ?? String(err)}`))
+          .finally(() => resolve(why));
       };
       look();
     });
+    // After `done` is set, so a listener reading `draining` (the load it publishes) sees the drain.
+    for (const listener of this.starters) listener();
     return this.done;
   }
 

@@ -21,7 +21,8 @@ export interface Saturation {
   lagP99Ms: number;
 }
 
-const DEFAULT_SATURATION: Saturation = Object.freeze({ busy: 0.85, lagP99Ms: 40 });
+/** When `pickProcess` takes a process for full unless told otherwise (the placement simulator judges by it too). */
+export const DEFAULT_SATURATION: Saturation = Object.freeze({ busy: 0.85, lagP99Ms: 40 });
 
 /**
  * Colyseus's own placement, as core 0.18.17 writes it (`selectProcessIdToCreateRoom`'s default): the first

@@ -60,8 +60,8 @@ export function expectedWeight(clientOptions: unknown): number {
   return roomWeight(typeof guards === "number" && Number.isFinite(guards) && guards > 0 ? guards : 0, 1);
 }
 
-/** {@link expectedWeight} in the thousandths the placement tally counts in. */
-function tallyOf(clientOptions: unknown): number {
+/** {@link expectedWeight} in the thousandths the placement tally counts in (the placement simulator counts with it too). */
+export function tallyOf(clientOptions: unknown): number {
   return Math.round(expectedWeight(clientOptions) * 1000);
 }
 
@@ -77,6 +77,8 @@ export class ProcessLoadBoard {
   /** Loop-lag p99 of the last window with no room build in it, ms. */
   private playLagP99 = 0;
   private publishing: Promise<void> = Promise.resolve();
+  /** The round queued behind the one under way and not started yet, if any. */
+  private waiting: Promise<void> | undefined;
   private stopped = false;
   private absorbed = 0;
   private readonly stopCounting: () => void;
@@ -220,8 +222,12 @@ export class ProcessLoadBoard {
    * data does (a placement is tallied before its create request is sent). Never rejects.
    */
   publish(): Promise<void> {
-    this.publishing = this.publishing
+    // One round waiting is enough: it measures when it starts. While Redis is away a round waits for it,
+    // and without this a round a second would pile up behind it, all published at once on its return.
+    if (this.waiting !== undefined) return this.waiting;
+    const round = this.publishing
       .then(async () => {
+        this.waiting = undefined;
         if (this.stopped || this.processId() === undefined) return;
         const load = this.measure();
         if (this.stopped) return;
@@ -231,7 +237,9 @@ export class ProcessLoadBoard {
         if (placed < load.absorbed && !this.stopped) await this.presence.hincrby(PLACED_KEY, load.processId, load.absorbed - placed);
       })
       .catch((err: unknown) => console.warn(`load figures not published: ${(err as Error).message}`));
-    return this.publishing;
+    this.waiting = round;
+    this.publishing = round;
+    return round;
   }
 
 }

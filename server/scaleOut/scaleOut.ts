@@ -1,4 +1,4 @@
-import type { MatchMakerDriver, Presence, Server } from "@colyseus/core";
+import { matchMaker, type MatchMakerDriver, type Presence, type Server } from "@colyseus/core";
 import { RedisDriver } from "@colyseus/redis-driver";
 import { RedisPresence } from "@colyseus/redis-presence";
 import { Redis, type RedisOptions } from "ioredis";
@@ -100,6 +100,9 @@ export function scaleOut(options: ScaleOutOptions): ScaleOut {
         stopTelling();
         recovery.stop();
         watch.stop();
+        // Out of Colyseus's room counts (as its shutdown does next) before out of the load figures: a
+        // process with a count and no figures looks just started, every matchmaker's first choice.
+        await matchMaker.stats.excludeProcess(matchMaker.processId);
         await board.stop();
       });
     },

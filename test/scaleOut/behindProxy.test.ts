@@ -61,5 +61,7 @@ describe("behind a reverse proxy", () => {
     expect(grace).toBeGreaterThan(drain);
     expect(yaml).toMatch(/readinessProbe:\s+httpGet: \{ path: \/health/);
     expect(yaml).toContain('command: ["node_modules/.bin/node", "--import", "tsx", "server/index.ts"]');
+    // The per-pod route keeps reaching a draining (unready) pod: reconnections to its games.
+    expect(yaml).toMatch(/clusterIP: None\s+publishNotReadyAddresses: true/);
   });
 });

@@ -1,16 +1,12 @@
-import { LocalPresence } from "@colyseus/core";
 import { describe, expect, it } from "vitest";
 import { FITTED_COSTS } from "../../loadtest/placementSim/fittedCosts.js";
 import { fitRecordedRuns } from "../../loadtest/placementSim/costFit.js";
-import { SATURATION } from "../../loadtest/placementSim/loadTracker.js";
 import { DEFAULT_MAX_ROOMS, runMatrix } from "../../loadtest/placementSim/matrix.js";
 import { workload, type ScenarioName } from "../../loadtest/placementSim/scenarios.js";
 import { parseSimArgs } from "../../loadtest/placementSim/simArgs.js";
-import { placementTally, simulate, type Rule, type RunSettings } from "../../loadtest/placementSim/simulation.js";
-import type { EventLoopLag } from "../../server/ops/eventLoopLag.js";
-import { HostedRooms } from "../../server/rooms/hostedRooms.js";
-import { pickProcess } from "../../server/scaleOut/placement.js";
-import { ProcessLoadBoard, type ProcessLoad } from "../../server/scaleOut/processLoad.js";
+import { simulate, type Rule, type RunSettings } from "../../loadtest/placementSim/simulation.js";
+import { DEFAULT_SATURATION as SATURATION, pickProcess } from "../../server/scaleOut/placement.js";
+import type { ProcessLoad } from "../../server/scaleOut/processLoad.js";
 
 const model = FITTED_COSTS.model;
 const SEEDS = [1, 2, 3, 4, 5];
@@ -34,7 +30,7 @@ describe("the placement simulator replays from a seed", () => {
     const first = [...runMatrix(options)];
     expect(first).toHaveLength(5 * 2 * 2 * 2);
     expect([...runMatrix(options)]).toEqual(first);
-    expect(JSON.parse(first[0]!)).toMatchObject({ scenario: "steady", processes: 2, rule: "load", publishMs: 250, seed: 7, roomsMoved: 0 });
+    expect(JSON.parse(first[0]!)).toMatchObject({ scenario: "steady", processes: 2, rule: "load", publishMs: 250, seed: 7 });
   });
 
   it("Colyseus's rule reads no load report, so the publish interval changes nothing for it", () => {
@@ -56,7 +52,7 @@ describe("the cost model", () => {
 });
 
 describe("the simulator runs the server's own rules", () => {
-  it("it judges saturation by the thresholds pickProcess uses", () => {
+  it("a process at the saturation thresholds the simulator judges by is refused by pickProcess, just below them it is not", () => {
     const candidates = [
       { processId: "a", roomCount: 1 },
       { processId: "b", roomCount: 1 },
@@ -67,15 +63,6 @@ describe("the simulator runs the server's own rules", () => {
     expect(pick({ busy: SATURATION.busy - 0.001 })).toBe("a");
     expect(pick({ lagP99Ms: SATURATION.lagP99Ms })).toBe("b");
     expect(pick({ lagP99Ms: SATURATION.lagP99Ms - 0.1 })).toBe("a");
-  });
-
-  it("each placement adds to the tally what the server's load board records", async () => {
-    const lag = { windowSeconds: 5, last: null } as unknown as EventLoopLag;
-    const board = new ProcessLoadBoard(new LocalPresence(), 1000, { rooms: new HostedRooms(), lag, processId: () => "a" });
-    await board.recordPlacement("a", { guards: 256 });
-    await board.recordPlacement("a", { guards: 8 });
-    expect((await board.readPlaced()).get("a")).toBe(placementTally(256) + placementTally(8));
-    await board.stop();
   });
 });
 
@@ -119,10 +106,9 @@ describe("where the rooms go", () => {
     }
   });
 
-  it("a room never moves, and uniform rooms created in turn land evenly by either rule on two processes", () => {
+  it("uniform rooms created in turn land evenly by either rule on two processes", () => {
     for (const rule of ["load", "rooms"] as const) {
       const line = JSON.parse([...runMatrix({ seed: 1, scenarios: ["ramp"], processes: [2], publishMs: [1000], rules: [rule] })][0]!);
-      expect(line.roomsMoved).toBe(0);
       expect(line.createdPerProcess).toEqual({ min: 6, max: 6 });
     }
   });
