@@ -78,7 +78,10 @@ interface AuditedClient {
  *   `check`: all around, the culling range, the entity's real body, three rays) that was not in the view
  *   the client has received by now: the view of `ceil(roundTrip / 2 / tick)` ticks ago, since a patch
  *   takes half a round trip to arrive. A client that just joined, or whose character just changed team,
- *   is excused for that long: nobody could have sent it earlier.
+ *   is excused for that long: nobody could have sent it earlier. When occluders changed near the two
+ *   within that time (a door opened, a cloud thinned), the view must hold the entity from the latest such
+ *   change on: the client learns of the change from the same patch, so what it reveals must come with it,
+ *   never after. No change to the occluders is excused.
  * - A **miss** is an entity the oracle finds potentially visible now that the view lacks now, or one a
  *   reveal shows the client now that the view lacks.
  * - An entity a reveal shows the client counts as potentially visible for that tick: held then, or
@@ -226,14 +229,19 @@ export class CullingAudit {
       this.sight.read(c.character, me);
       let eyePlaced = false;
       const reachBase = this.sight.range;
+      const recentChange = this.changedWithin(delay);
       for (const id of this.sight.entityIds()) {
         if (id === c.character || this.sight.teamOf(id) === team) continue;
-        if (((c.history.get(id) ?? 0) >> delay & 1) === 1) continue;
+        const history = c.history.get(id) ?? 0;
+        if (!recentChange && (history >> delay & 1) === 1) continue;
         const it = this.other;
         this.sight.read(id, it);
         const reach = reachBase + it.radius;
         if ((it.x - me.x) ** 2 + (it.y - me.y) ** 2 > reach * reach) continue;
-        if (this.teleportedWithin(id, delay + 1) || this.occludersChangedNear(me, it, delay)) continue;
+        if (this.teleportedWithin(id, delay + 1)) continue;
+        // The view the client has now, or the one that came with the latest change to what lies between.
+        const lag = recentChange ? this.lagNear(me, it, delay) : delay;
+        if ((history >> lag & 1) === 1) continue;
         this.counts.truthChecks++;
         if (!eyePlaced) {
           this.truth.moveObserver(c.character, me.x, me.y, 0);
@@ -241,7 +249,8 @@ export class CullingAudit {
         }
         this.truth.moveObservable(id, it.x, it.y);
         if (this.truth.check(c.character, id)) {
-          this.fail("popIn", `tick ${tick}: ${c.character} sees ${id} at (${it.x.toFixed(2)}, ${it.y.toFixed(2)}) from (${me.x.toFixed(2)}, ${me.y.toFixed(2)}), missing from ${clientId}'s view of ${delay} ticks ago (round trip ${c.roundTripMs.toFixed(0)} ms)`);
+          const when = lag < delay ? `missing from ${clientId}'s view since occluders changed ${lag} ticks ago` : `missing from ${clientId}'s view of ${delay} ticks ago`;
+          this.fail("popIn", `tick ${tick}: ${c.character} sees ${id} at (${it.x.toFixed(2)}, ${it.y.toFixed(2)}) from (${me.x.toFixed(2)}, ${me.y.toFixed(2)}), ${when} (round trip ${c.roundTripMs.toFixed(0)} ms)`);
         }
       }
     }
@@ -301,7 +310,7 @@ export class CullingAudit {
       if ((it.x - eye.x) ** 2 + (it.y - eye.y) ** 2 > reach * reach) continue;
       let hidden = false;
       for (let k = 0; k < occ.size && !hidden; k++) {
-        if (!occ.touches(k, eye.x, eye.y, it.x, it.y)) continue;
+        if (!occ.isActive(k) || !occ.touches(k, eye.x, eye.y, it.x, it.y)) continue;
         hidden = occ.margin(k, eye.x, eye.y, eye.radius + d, it.x, it.y, it.radius + d) < HIDDEN_MARGIN;
       }
       if (!hidden) return true;
@@ -347,19 +356,29 @@ export class CullingAudit {
     }
   }
 
-  /**
-   * Whether occluders changed, within the last `delay + 1` ticks, near enough to the segment between the
-   * two (grown by how far both could have moved meanwhile) to have hidden one from the other then.
-   */
-  private occludersChangedNear(a: { x: number; y: number; radius: number }, b: { x: number; y: number; radius: number }, delay: number): boolean {
+  /** Whether occluders changed anywhere within the last `delay` ticks (this one included). */
+  private changedWithin(delay: number): boolean {
     const changes = this.changes;
     while (changes.length > 0 && this.tick - changes[0]!.at >= HISTORY) changes.shift();
+    return changes.length > 0 && this.tick - changes[changes.length - 1]!.at <= delay;
+  }
+
+  /**
+   * How many ticks old the view is that must hold an entity the character sees now: `delay` (what the
+   * client has received by now), or fewer when occluders changed since near enough to the segment between
+   * the two (grown by how far both could have moved meanwhile) to have hidden one from the other: then the
+   * ticks since the latest such change, whose patch told the client of it.
+   */
+  private lagNear(a: { x: number; y: number; radius: number }, b: { x: number; y: number; radius: number }, delay: number): number {
     const grow = (delay + 1) * this.options.teleportDistance + a.radius + b.radius;
-    for (const c of changes) {
-      if (this.tick - c.at > delay) continue;
-      if (segmentTouchesBox(a.x, a.y, b.x - a.x, b.y - a.y, 1, c.minX - grow, c.minY - grow, c.maxX + grow, c.maxY + grow)) return true;
+    const changes = this.changes;
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const c = changes[i]!;
+      const age = this.tick - c.at;
+      if (age > delay) break;
+      if (segmentTouchesBox(a.x, a.y, b.x - a.x, b.y - a.y, 1, c.minX - grow, c.minY - grow, c.maxX + grow, c.maxY + grow)) return Math.max(0, age);
     }
-    return false;
+    return delay;
   }
 
   private teleportedWithin(id: string, ticks: number): boolean {

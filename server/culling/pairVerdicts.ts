@@ -6,6 +6,7 @@ import type { Occluders } from "../occluders/occluders.js";
 import type { PackedOccluders } from "../occluders/packedOccluders.js";
 import { EntityGrid } from "./entityGrid.js";
 import type { EntitySlots } from "./entitySlots.js";
+import { OccluderChanges } from "./occluderChanges.js";
 import { PairMemory } from "./pairMemory.js";
 import type { SightTeams, Team } from "./sightTeams.js";
 
@@ -19,7 +20,8 @@ export const HIDDEN_MARGIN = -1e-6;
  * @internal
  */
 export class PairVerdicts {
-  private occluderVersion = -1;
+  /** What changed in the occluders since the last update: which remembered verdicts it voids. */
+  private readonly changes: OccluderChanges;
   /** The occluders as of this update. */
   private packed: PackedOccluders;
   private testStamp = 0;
@@ -48,6 +50,12 @@ export class PairVerdicts {
     private readonly teams: SightTeams,
   ) {
     this.packed = occluders.packed;
+    this.changes = new OccluderChanges(occluders);
+  }
+
+  /** Stops following the occluders. */
+  dispose(): void {
+    this.changes.dispose();
   }
 
   /** The character in `slot` starts afresh: its verdicts were reached for its old team's look-ahead (or by a previous holder of the slot). */
@@ -63,11 +71,11 @@ export class PairVerdicts {
    */
   update(range: number, teamsChanged: boolean): void {
     this.packed = this.occluders.packed;
-    if (this.occluders.version !== this.occluderVersion) {
-      // Piece indices and every verdict's travel allowance assumed the old set: a new wall must hide at once.
-      for (const m of this.memory) m?.voidAll();
-      this.occluderVersion = this.occluders.version;
-    }
+    const changes = this.changes;
+    changes.begin();
+    // Renumbered pieces: no remembered piece index holds.
+    if (changes.layoutChanged) for (const m of this.memory) m?.voidAll();
+    else if (changes.anyStronger) this.voidVisibleAcrossStronger();
     if (teamsChanged) this.forgetTeammates();
     const slots = this.slots;
     this.grid.rebuild(slots.capacity, slots.ids, slots.x, slots.y, range / 2);
@@ -85,6 +93,7 @@ export class PairVerdicts {
       const d = team.lookahead;
       for (const c of team.members) this.look(c, t, team, d, range);
     }
+    changes.end();
   }
 
   /**
@@ -118,6 +127,33 @@ export class PairVerdicts {
       if (!hidden) return true;
     }
     return false;
+  }
+
+  /**
+   * Voids every standing visible verdict whose centre segment, where both are now, a piece that blocks
+   * more since the last update may touch: only such a piece can hide the pair within its travel allowance.
+   * Every verdict, not only those this update will read: one a teammate's sight makes unneeded now stays
+   * in memory for later updates.
+   */
+  private voidVisibleAcrossStronger(): void {
+    const x = this.slots.x;
+    const y = this.slots.y;
+    const generation = this.slots.generation;
+    const changes = this.changes;
+    for (const teamEntry of this.teams.list) {
+      for (const c of teamEntry.members) {
+        const memory = this.memory[c]!;
+        const ax = x[c]!;
+        const ay = y[c]!;
+        const limits = memory.travelLimit;
+        for (let i = 0; i < memory.count; i++) {
+          if (limits[i]! >= 0) continue;
+          const e = memory.entity[i]!;
+          if (memory.generation[i] !== generation[e]) continue;
+          if (changes.strongerAcross(ax, ay, x[e]!, y[e]!)) limits[i] = 0;
+        }
+      }
+    }
   }
 
   /** Drops, from every character's memory, the entities now on its own team (they are in its views anyway). */
@@ -225,7 +261,12 @@ export class PairVerdicts {
     const limit = travelLimit[j]!;
     // Visible last time with allowance left: still visible while the centres moved less than that.
     if (limit < 0 && -limit - travelled > 0) return false;
-    const last = memory.blocker[j]! - 1;
+    let last = memory.blocker[j]! - 1;
+    if (last >= 0 && !occ.isActive(last)) {
+      // The piece that hid it blocks nothing now (a door opened, a cloud thinned, a wall removed).
+      memory.blocker[j] = 0;
+      last = -1;
+    }
     if (last >= 0 && limit - travelled > -HIDDEN_MARGIN) return true;
     this.occluderTests++;
     // The travel allowance a visible verdict will have: what no piece off the centre segment can take

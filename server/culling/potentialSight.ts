@@ -19,8 +19,9 @@ import { SightTeams } from "./sightTeams.js";
  * time, so two walls that together hide something do not hide it: culling errs towards sending.
  *
  * The last hiding piece of each pair is tried first (most pairs stay hidden behind the same wall), and a
- * team stops testing an entity once one of its characters sees it. Any change to the occluders voids
- * every remembered verdict. Allocation-free per update once the capacity has grown.
+ * team stops testing an entity once one of its characters sees it. A change to the occluders voids only
+ * the verdicts it can change (see `OccluderChanges`): a door or a smoke cloud costs a few tests, not a
+ * fresh start. Allocation-free per update once the capacity has grown.
  * @internal
  */
 export class PotentialSight {
@@ -45,6 +46,11 @@ export class PotentialSight {
     this.range = range;
     this.teleportDistance = teleportDistance;
     this.verdicts = new PairVerdicts(occluders, this.slots, this.teams);
+  }
+
+  /** Stops following the occluders. */
+  dispose(): void {
+    this.verdicts.dispose();
   }
 
   /** Pairs in reach at the last update (each needed a verdict). */

@@ -78,6 +78,8 @@ export class ViewCulling implements ClientViews {
   private tick = 0;
   /** Something moved, changed team or took another character since the last update: a settle has work. */
   private touched = false;
+  /** The occluders' version at the last update (or settle): a change since is news a settle must send. */
+  private occluderVersion = -1;
   /** `sight.generationOf`, bound once: the reveals' expiry runs every update. */
   private readonly generationOf = (slot: number) => this.sight.generationOf(slot);
   private readonly report: CullingReport = { adds: 0, removes: 0, maxPerClient: 0, potentiallyVisible: 0, pairsTested: 0, occluderTests: 0, ms: 0 };
@@ -90,6 +92,7 @@ export class ViewCulling implements ClientViews {
     this.lookaheads = new TeamLookaheads(this.maxSpeed, this.tickSeconds, this.maxRoundTripMs, this.maxLookahead);
     this.sight = new PotentialSight(this.occluders, this.baseRange, this.teleportDistance);
     this.keeper = new ViewKeeper(this.sight, this.reveals, { lingerTicks: this.lingerTicks }, settings.onAdd, settings.onRemove);
+    this.occluderVersion = this.occluders.version;
     if (settings.auditSample !== false) this.startAudit({ sample: settings.auditSample });
   }
 
@@ -275,14 +278,22 @@ export class ViewCulling implements ClientViews {
    * {@link teleportEntity}, farther than {@link teleportDistance} or to another team leaves every view whose
    * team could not potentially see it where it now is (unless a reveal shows it there); a client whose
    * character changed team, or who took another character, keeps only what its new team could see now and
-   * gains its new team's own; an entity that joined a team enters that team's views. Nothing else enters
-   * (what newly qualifies waits for the update), and time does not advance. Free when nothing moved,
-   * changed team or took another character since the update. Audited when the audit is on. Returns how
-   * many entities left views.
+   * gains its new team's own; an entity that joined a team enters that team's views. When the occluders
+   * changed since the update (a door opened in a message handler), everything a view's team could
+   * potentially see now enters it, so what the change reveals goes out with the change; what it hides
+   * lingers from the next update. Nothing else enters (what newly qualifies by moving waits for the
+   * update), and time does not advance. Free when nothing moved, changed team, took another character or
+   * changed in the occluders since the update. Audited when the audit is on. Returns how many entities
+   * left views.
    */
   settle(): number {
-    if (!this.touched) return 0;
-    const left = this.keeper.settle();
+    const occludersChanged = this.occluders.version !== this.occluderVersion;
+    if (!this.touched && !occludersChanged) return 0;
+    const left = this.touched ? this.keeper.settle() : 0;
+    if (occludersChanged) {
+      this.keeper.admitSeenNow();
+      this.occluderVersion = this.occluders.version;
+    }
     this.auditor?.auditSend();
     return left;
   }
@@ -325,6 +336,7 @@ export class ViewCulling implements ClientViews {
     r.occluderTests = sight.occluderTests;
     r.ms = performance.now() - started;
     this.touched = false;
+    this.occluderVersion = this.occluders.version;
     this.auditor?.audit(this.tick);
     return r;
   }
@@ -368,9 +380,10 @@ export class ViewCulling implements ClientViews {
     return this.auditor;
   }
 
-  /** Releases the audit's listeners on the occluders. The culling must not be used after. */
+  /** Releases its listeners on the occluders (its own and the audit's). The culling must not be used after. */
   dispose(): void {
     this.auditor?.dispose();
+    this.sight.dispose();
   }
 
   private checkCharacter(field: string, id: string): void {

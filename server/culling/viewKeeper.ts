@@ -61,6 +61,8 @@ export class ViewKeeper {
   private tick = 0;
   /** {@link settle}'s scratch: the slots that are news since the update. */
   private news = new Int32Array(0);
+  /** {@link admitSeenNow}'s scratch: per (team, slot), 1 seen now, 2 not, 0 not asked yet. */
+  private verdictsNow = new Uint8Array(0);
 
   constructor(
     private readonly sight: PotentialSight,
@@ -278,6 +280,37 @@ export class ViewKeeper {
       }
     }
     return left;
+  }
+
+  /**
+   * Between two updates, after the occluders changed (a door opened, a cloud thinned): every entity a
+   * view's team could potentially see now, where everything is now, enters the view at once, so what the
+   * change reveals goes out with the send that carries the change. Nothing leaves here (what the change
+   * hides lingers from the next update, as usual). Returns how many entered.
+   */
+  admitSeenNow(): number {
+    const sight = this.sight;
+    const capacity = sight.slotCapacity;
+    if (this.verdictsNow.length < sight.teamCount * capacity) this.verdictsNow = new Uint8Array(sight.teamCount * capacity);
+    const verdicts = this.verdictsNow;
+    verdicts.fill(0, 0, sight.teamCount * capacity);
+    let entered = 0;
+    for (const record of this.clients.values()) {
+      const team = sight.teamOfSlot(record.characterSlot);
+      if (team < 0) continue;
+      if (record.qualified.length < capacity) grow(record, capacity);
+      for (let slot = 0; slot < capacity; slot++) {
+        if (sight.idOf(slot) === undefined || sight.teamOfSlot(slot) === team) continue;
+        if (record.qualified[slot] !== 0 && record.generation[slot] === sight.generationOf(slot)) continue;
+        const v = team * capacity + slot;
+        // 1: seen, 2: not, per team: the test does not depend on the client.
+        if (verdicts[v] === 0) verdicts[v] = sight.seesNow(team, slot) ? 1 : 2;
+        if (verdicts[v] !== 1) continue;
+        this.enter(record, slot);
+        entered++;
+      }
+    }
+    return entered;
   }
 
   /** Whether a view on team `team` may hold the entity in `slot` right now (settle's rule). */

@@ -5,14 +5,30 @@
  * @internal
  */
 export class OccluderPiece {
-  /** Index in the current packed snapshot, or -1 once removed. */
+  /** Index in the current packed snapshot, or -1 once removed and compacted away. */
   index = -1;
+  /** Whether it blocks sight now: false for an open door, a smoke too thin to block, a removed piece. */
+  active = true;
+  /** Removed from its `Occluders` for good (it may keep its index until the set is compacted). */
+  removed = false;
+  /** Circle radius now, meters (a smoke cloud grows); 0 for polygons and segments. */
+  radius: number;
+  /**
+   * A circle of fog (a smoke cloud) rather than a solid one: sight through any part of it is blocked,
+   * so an eye inside it sees nothing out of it (an eye inside a solid piece, where no body should be,
+   * sees out, as sight rays do).
+   */
+  fog = false;
 
   constructor(
     /** The occluder (the id `add*` returned) this piece belongs to. */
     readonly owner: number,
     readonly xs: readonly number[],
     readonly ys: readonly number[],
-    readonly radius: number,
-  ) {}
+    radius: number,
+    /** The largest radius it will ever have, meters: what its place in a grid is sized for. */
+    readonly maxRadius = radius,
+  ) {
+    this.radius = radius;
+  }
 }

@@ -1,6 +1,6 @@
 import { distanceSqToSegment } from "../../shared/math/segment.js";
 import { occlusionClearance, occlusionMargin } from "../../shared/math/umbra.js";
-import { castCircle, castConvexPolygon, castEdge, MISS, segmentTouchesBox } from "../../shared/math/rayCast.js";
+import { castCircle, castConvexPolygon, castEdge, castFog, MISS, segmentTouchesBox } from "../../shared/math/rayCast.js";
 import type { OccluderPiece } from "./occluderPiece.js";
 
 /** Grids with more cells than this get coarser cells instead (a few walls kilometres apart). */
@@ -8,8 +8,11 @@ const MAX_CELLS = 1 << 20;
 
 /**
  * A snapshot of an {@link Occluders}' convex pieces in flat typed arrays, with a uniform grid over them:
- * what sight rays and the culling's disc-to-disc test read. Built once per change of the set (the
- * `Occluders` rebuilds it lazily), never per tick. Piece `k` of the snapshot is `pieceAt(k)`.
+ * what sight rays and the culling's disc-to-disc test read. Built when pieces are added (the `Occluders`
+ * rebuilds it lazily, keeping every existing piece's index), never per tick. A door that opens or closes, a
+ * smoke cloud that grows or thins and a piece removed for good change it in place: a piece that does not
+ * block sight now is {@link isActive} false, and rays and gathers pass it by; a circle's radius is its
+ * current one, its place in the grid sized for the largest it will have. Piece `k` is `pieceAt(k)`.
  * @internal
  */
 export class PackedOccluders {
@@ -24,6 +27,10 @@ export class PackedOccluders {
   private readonly start: Int32Array;
   private readonly count: Int32Array;
   private readonly radius: Float64Array;
+  /** 1 while piece k blocks sight. */
+  private readonly active: Uint8Array;
+  /** 1 for a circle of fog (see `OccluderPiece.fog`). */
+  private readonly fog: Uint8Array;
   /** Sign of each outline's signed area: +1 for polygons (stored counter-clockwise), 0 for segments and circles. */
   private readonly winding: Int8Array;
   private readonly box: Float64Array;
@@ -54,6 +61,8 @@ export class PackedOccluders {
     this.start = new Int32Array(n);
     this.count = new Int32Array(n);
     this.radius = new Float64Array(n);
+    this.active = new Uint8Array(n);
+    this.fog = new Uint8Array(n);
     this.winding = new Int8Array(n);
     this.box = new Float64Array(4 * n);
     this.stamp = new Int32Array(n);
@@ -70,6 +79,8 @@ export class PackedOccluders {
       this.start[k] = v;
       this.count[k] = m;
       this.radius[k] = p.radius;
+      this.active[k] = p.active ? 1 : 0;
+      this.fog[k] = p.fog ? 1 : 0;
       this.winding[k] = m >= 3 ? 1 : 0;
       let x0 = Infinity;
       let y0 = Infinity;
@@ -98,7 +109,7 @@ export class PackedOccluders {
       this.vertices.push(corners);
       this.normals.push(normals);
       v += m;
-      const r = p.radius;
+      const r = p.maxRadius;
       this.box.set([x0 - r, y0 - r, x1 + r, y1 + r], 4 * k);
       minX = Math.min(minX, x0 - r);
       minY = Math.min(minY, y0 - r);
@@ -138,9 +149,24 @@ export class PackedOccluders {
     return this.pieces[k]!;
   }
 
+  /** Whether piece `k` blocks sight now. */
+  isActive(k: number): boolean {
+    return this.active[k] === 1;
+  }
+
+  /** Follows piece `k` starting or stopping to block sight (its `Occluders` calls this). */
+  setActive(k: number, on: boolean): void {
+    this.active[k] = on ? 1 : 0;
+  }
+
+  /** Follows circle `k`'s radius, meters, at most the one its grid place was sized for. */
+  setRadius(k: number, radius: number): void {
+    this.radius[k] = radius;
+  }
+
   /**
-   * Collects into {@link gathered} (deduplicated) the pieces whose bounding box the segment (x1, y1)-(x2, y2)
-   * touches: the only ones that can hide anything across it. Returns how many.
+   * Collects into {@link gathered} (deduplicated) the active pieces whose bounding box the segment
+   * (x1, y1)-(x2, y2) touches: the only ones that can hide anything across it. Returns how many.
    */
   gatherAlong(x1: number, y1: number, x2: number, y2: number): number {
     if (this.size === 0) return 0;
@@ -161,7 +187,7 @@ export class PackedOccluders {
           const k = this.items[i]!;
           if (this.stamp[k] === stamp) continue;
           this.stamp[k] = stamp;
-          if (this.touches(k, x1, y1, x2, y2)) out[n++] = k;
+          if (this.active[k] === 1 && this.touches(k, x1, y1, x2, y2)) out[n++] = k;
         }
       }
     }
@@ -169,8 +195,8 @@ export class PackedOccluders {
   }
 
   /**
-   * The first piece found that the segment (x1, y1) + t (dx, dy) enters at some t < maxFraction, or -1: an
-   * any-hit sight ray. Pieces are tested cell by cell along the segment's box, each once.
+   * The first active piece found that the segment (x1, y1) + t (dx, dy) enters at some t < maxFraction, or
+   * -1: an any-hit sight ray. Pieces are tested cell by cell along the segment's box, each once.
    */
   firstBlocker(x1: number, y1: number, dx: number, dy: number, maxFraction: number): number {
     if (this.size === 0 || maxFraction <= 0) return -1;
@@ -187,7 +213,7 @@ export class PackedOccluders {
         const cell = r * this.columns + c;
         for (let i = this.cellStart[cell]!; i < this.cellStart[cell + 1]!; i++) {
           const k = this.items[i]!;
-          if (this.stamp[k] === stamp) continue;
+          if (this.stamp[k] === stamp || this.active[k] === 0) continue;
           this.stamp[k] = stamp;
           const b = 4 * k;
           if (!segmentTouchesBox(x1, y1, dx, dy, maxFraction, this.box[b]!, this.box[b + 1]!, this.box[b + 2]!, this.box[b + 3]!)) continue;
@@ -208,6 +234,7 @@ export class PackedOccluders {
     let t: number;
     if (m >= 3) t = castConvexPolygon(this.vertices[k]!, this.normals[k]!, m, x1, y1, dx, dy, maxFraction);
     else if (m === 2) t = castEdge(this.xs[s]!, this.ys[s]!, this.xs[s + 1]!, this.ys[s + 1]!, x1, y1, dx, dy, maxFraction);
+    else if (this.fog[k] === 1) t = castFog(this.xs[s]!, this.ys[s]!, this.radius[k]!, x1, y1, dx, dy, maxFraction);
     else t = castCircle(this.xs[s]!, this.ys[s]!, this.radius[k]!, x1, y1, dx, dy, maxFraction);
     return t !== MISS && t < maxFraction ? t : MISS;
   }
@@ -254,6 +281,7 @@ export class PackedOccluders {
   clearance(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number, threshold: number): number {
     const c = occlusionClearance(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, this.winding[k]!, ax, ay, ra, bx, by, rb, threshold);
     if (c >= threshold) return c;
+    if (this.fog[k] === 1) return -Infinity;
     const inside = -this.outside(k, ax, ay);
     return inside >= threshold ? inside : -Infinity;
   }
@@ -261,12 +289,15 @@ export class PackedOccluders {
   /**
    * Whether piece `k` hides disc B from the eye disc A (centre (ax, ay)): the {@link occlusionMargin} of the
    * two discs, <= 0 when every segment between them crosses the piece, except that an eye whose centre is
-   * inside the piece sees out of it, as sight rays do (a door shut on a guard, a character put into a
-   * wall): the margin is never below minus the piece's {@link outside} distance. Both terms are 1-Lipschitz
+   * inside a solid piece sees out of it, as sight rays do (a door shut on a guard, a character put into a
+   * wall): the margin is never below minus the piece's {@link outside} distance. Fog (a smoke cloud) has
+   * no such exception: an eye inside it sees nothing out of it. Both terms are 1-Lipschitz
    * in the centres, so the result is too (the culling's travel allowances rest on that).
    */
   margin(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number): number {
     const m = occlusionMargin(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, ax, ay, ra, bx, by, rb, undefined, this.winding[k]!);
+    // Fog hides from an eye inside it too: no way out of it for sight.
+    if (this.fog[k] === 1) return m;
     const inside = -this.outside(k, ax, ay);
     return inside > m ? inside : m;
   }

@@ -44,13 +44,15 @@ export class OccluderSight implements SightMedium {
 
   canBlock(blocker: Blocker): boolean {
     void this.occluders.packed; // re-packs after a change, so a live piece's index is current
-    return (blocker as OccluderPiece).index >= 0;
+    // An open door, a thinned cloud or a broken wall is still a piece, but blocks nothing.
+    return (blocker as OccluderPiece).active;
   }
 
   crosses(blocker: Blocker, x1: number, y1: number, x2: number, y2: number, maxFraction = 1): boolean {
     const packed = this.occluders.packed;
-    const k = (blocker as OccluderPiece).index;
-    return k >= 0 && packed.cast(k, x1, y1, x2 - x1, y2 - y1, maxFraction) !== MISS;
+    const piece = blocker as OccluderPiece;
+    const k = piece.index;
+    return k >= 0 && piece.active && packed.cast(k, x1, y1, x2 - x1, y2 - y1, maxFraction) !== MISS;
   }
 
   entryFraction(): number {

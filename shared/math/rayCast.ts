@@ -60,6 +60,28 @@ export function castCircle(
   return MISS;
 }
 
+/**
+ * A disc of fog (a smoke cloud): unlike a solid circle, a ray that starts inside it is blocked at once (0),
+ * so an eye in the smoke sees nothing out of it; from outside, the fraction where the ray enters the open
+ * disc (a ray that only grazes its edge passes).
+ */
+export function castFog(
+  cx: number, cy: number, radius: number,
+  x1: number, y1: number, dx: number, dy: number, maxFraction: number,
+): number {
+  const sx = x1 - cx;
+  const sy = y1 - cy;
+  const b = sx * sx + sy * sy - radius * radius;
+  if (b < 0) return 0;
+  const cc = sx * dx + sy * dy;
+  const rr = dx * dx + dy * dy;
+  const sigma = cc * cc - rr * b;
+  if (sigma <= 0 || rr < Number.EPSILON) return MISS;
+  const a = -(cc + Math.sqrt(sigma));
+  if (a >= 0 && a < maxFraction * rr) return a / rr;
+  return MISS;
+}
+
 /** A two-sided segment from (ax, ay) to (bx, by). */
 export function castEdge(
   ax: number, ay: number, bx: number, by: number,

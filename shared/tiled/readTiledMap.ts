@@ -16,8 +16,8 @@ export interface TiledReadOptions {
   /** Decompresses a base64 tile layer ("zlib", "gzip" or "zstd"); plain and CSV layers need none. */
   inflate?: (bytes: Uint8Array, compression: string) => Uint8Array;
   /**
-   * Object kinds besides `wall` and `glass` that must be rectangles or polygons (exits, zones): their
-   * outline is checked like a wall's, and a malformed one is an error rather than left out.
+   * Object kinds besides `wall`, `glass` and `door` that must be rectangles or polygons (exits, zones):
+   * their outline is checked like a wall's, and a malformed one is an error rather than left out.
    */
   areaKinds?: readonly string[];
 }
@@ -45,6 +45,17 @@ export interface TiledObject {
   properties: ReadonlyMap<string, unknown>;
 }
 
+/** A door of a Tiled map: an object of type `door`, a rectangle or polygon, meters. */
+export interface TiledDoor {
+  /** Its object id (doors are found by it, e.g. `Occluders.tiledDoor`). */
+  id: number;
+  name: string;
+  layer: string;
+  outline: TiledPoint[];
+  /** Its boolean property `open`: whether it starts open. Default false. */
+  open: boolean;
+}
+
 /** A Tiled map as sight and games need it, in world meters (Tiled pixels / `pixelsPerMeter`), y down. */
 export interface TiledLevel {
   pixelsPerMeter: number;
@@ -60,6 +71,8 @@ export interface TiledLevel {
   walls: TiledPoint[][];
   /** Solid but see-through outlines (windows). */
   glass: TiledPoint[][];
+  /** Doors: opaque and solid while shut. */
+  doors: TiledDoor[];
   /** Solid tiles merged into few rectangles, meters. */
   solidTiles: { x: number; y: number; width: number; height: number }[];
   /** Solid tiles before merging. */
@@ -72,6 +85,8 @@ export interface TiledLevel {
  * Reads an orthogonal, finite Tiled map (`.tmj` JSON) in a browser or on a server. What it recognises:
  * - `wall`: an object of that type, or an untyped rectangle or polygon in a layer named `walls`;
  * - `glass`: an object of that type: solid, but transparent to sight;
+ * - `door`: an object of that type (a rectangle or polygon): opaque and solid while shut, starting open
+ *   when its boolean property `open` is true;
  * - solid tiles: every tile of a tile layer whose property `solid` is true, and every tile whose tileset
  *   tile has the property `solid: true` (flip flags ignored), merged into rectangles;
  * - every other object, as a {@link TiledObject} for the game to interpret.
@@ -94,12 +109,12 @@ export function readTiledMap(json: unknown, options: TiledReadOptions = {}): Til
   const mapProps = properties(m.properties, fail);
   const ppm = mapProps.has("pixelsPerMeter") ? positiveNumber(mapProps.get("pixelsPerMeter"), "property pixelsPerMeter", fail) : DEFAULT_PIXELS_PER_METER;
   if (!Array.isArray(m.layers)) fail("has no layers array");
-  const areaKinds = new Set(["wall", "glass", ...(options.areaKinds ?? [])]);
+  const areaKinds = new Set(["wall", "glass", "door", ...(options.areaKinds ?? [])]);
 
   const out: TiledLevel = {
     pixelsPerMeter: ppm, columns: cols, rows, tileWidth: tileW / ppm, tileHeight: tileH / ppm,
     width: (cols * tileW) / ppm, height: (rows * tileH) / ppm,
-    walls: [], glass: [], solidTiles: [], solidTileCount: 0, objects: [],
+    walls: [], glass: [], doors: [], solidTiles: [], solidTileCount: 0, objects: [],
   };
   const solidGids = solidTileGids(m.tilesets, options, fail);
   const ids = new Set<number>();
@@ -161,6 +176,11 @@ export function readTiledMap(json: unknown, options: TiledReadOptions = {}): Til
       o.outline = outlineOf(obj, ppm, oops);
       if (kind === "wall") out.walls.push(o.outline);
       else if (kind === "glass") out.glass.push(o.outline);
+      else if (kind === "door") {
+        const open = props.get("open") ?? false;
+        if (typeof open !== "boolean") oops(`a door's property "open" must be a boolean (got ${JSON.stringify(open)})`);
+        out.doors.push({ id, name: o.name, layer: lname, outline: o.outline, open: open as boolean });
+      }
     } else if (!point && obj.ellipse !== true && obj.polyline === undefined) {
       // Any other rectangle or polygon keeps its outline when it has a valid one (a zone, a route).
       try {

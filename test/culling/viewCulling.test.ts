@@ -1,39 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ViewCulling, type ViewCullingOptions } from "sightline/culling";
+import { ViewCulling } from "sightline/culling";
 import { Occluders } from "sightline/occluders";
 import { seededRandom } from "../../shared/seededRandom.js";
-
-const TICK = 1 / 20;
-const SPEED = 4;
-
-/**
- * A culling whose listeners keep, per client, the set of ids a real view would hold: every test checks
- * that the listeners alone reproduce `viewOf` exactly (no add or remove lost or doubled).
- */
-function culled(occluders: Occluders, options: Partial<ViewCullingOptions> = {}) {
-  const mirrors = new Map<string, Set<string>>();
-  const mirror = (c: string) => mirrors.get(c) ?? mirrors.set(c, new Set()).get(c)!;
-  const culling = new ViewCulling({
-    occluders, tickSeconds: TICK, maxSpeed: SPEED, audit: true,
-    onAdd: (c, e) => {
-      expect(mirror(c).has(e), `${e} added twice to ${c}`).toBe(false);
-      mirror(c).add(e);
-    },
-    onRemove: (c, e) => {
-      expect(mirror(c).has(e), `${e} removed from ${c} without being added`).toBe(true);
-      mirror(c).delete(e);
-    },
-    ...options,
-  });
-  const update = () => {
-    const r = culling.update();
-    for (const [c, ids] of mirrors) expect([...ids].sort(), `the listeners' view of ${c}`).toEqual(culling.viewOf(c).sort());
-    const audit = culling.audit!;
-    expect(audit.counts, audit.failures.join("\n")).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
-    return r;
-  };
-  return { culling, update, mirrors };
-}
+import { culled, SPEED, TICK } from "../fixtures/auditedCulling.js";
 
 /** Two rooms side by side: a wall at x = 10..10.5 from y = 0 to y = 20 with a doorway at y = 9..11. */
 function twoRooms(): Occluders {
