@@ -13,5 +13,6 @@ export { SECTOR_EDGE_TOLERANCE } from "./fovSector.js";
 export { OpacityGrid } from "./opacityGrid.js";
 export { rasterizeOpacity, OPAQUE_AREA_SHARE, type OpaqueLevel, type Point } from "./rasterizeOpacity.js";
 export { opacityGridFromTiled, type TiledOpacityOptions } from "./tiledOpacity.js";
+export { OccluderOpacity, type OpacityShape } from "./occluderOpacity.js";
 export { TileVision, type TileVisionOptions } from "./tileVision.js";
 export type { FovGrid, FovOptions, RevealCallback } from "./types.js";

@@ -1,4 +1,7 @@
 import { OpacityGrid } from "./opacityGrid.js";
+import { coversTile, TileClipper } from "./tileCoverage.js";
+
+export { OPAQUE_AREA_SHARE } from "./tileCoverage.js";
 
 /** A point in world meters. */
 export interface Point {
@@ -21,15 +24,10 @@ export interface OpaqueLevel {
   opaque: readonly (readonly Point[])[];
 }
 
-/**
- * Share of a tile's area an outline must cover for the tile to count as opaque. Only there to absorb
- * rounding: an outline that merely touches a tile along its edge covers no area and leaves it clear.
- */
-export const OPAQUE_AREA_SHARE = 1e-6;
 
 /**
  * The opacity grid of a level: a tile is opaque iff some opaque outline covers a positive area of it
- * (more than {@link OPAQUE_AREA_SHARE} of the tile). So a wall thinner than a tile still makes the tiles
+ * (more than `OPAQUE_AREA_SHARE` of the tile; the rule is `tileCoverage.ts`'s). So a wall thinner than a tile still makes the tiles
  * it crosses opaque (sight never leaks through a thin wall), a wall edge on a tile boundary does not
  * spill into the next tile, and solid tiles map to exactly themselves. Runs once per level, not per tick.
  * @throws RangeError for a bad grid size, tile size or a non-finite point
@@ -37,7 +35,7 @@ export const OPAQUE_AREA_SHARE = 1e-6;
 export function rasterizeOpacity(level: OpaqueLevel): OpacityGrid {
   const { columns, rows, tileWidth, tileHeight } = level;
   const grid = new OpacityGrid(columns, rows, { tileWidth, tileHeight });
-  const threshold = OPAQUE_AREA_SHARE * tileWidth * tileHeight;
+  const tileArea = tileWidth * tileHeight;
   const clipper = new TileClipper();
   for (const outline of level.opaque) {
     let minX = Infinity;
@@ -60,60 +58,9 @@ export function rasterizeOpacity(level: OpaqueLevel): OpacityGrid {
       for (let c = c0; c <= c1; c++) {
         if (grid.cells[r * columns + c] !== 0) continue;
         const area = clipper.overlapArea(outline, c * tileWidth, r * tileHeight, (c + 1) * tileWidth, (r + 1) * tileHeight);
-        if (area > threshold) grid.cells[r * columns + c] = 1;
+        if (coversTile(area, tileArea)) grid.cells[r * columns + c] = 1;
       }
     }
   }
   return grid;
-}
-
-/**
- * Area of a polygon inside an axis-aligned box: Sutherland-Hodgman clipping against the box's four
- * sides (right for concave polygons too, as far as the area goes), then the shoelace formula.
- * Keeps two scratch buffers of coordinates between calls.
- */
-class TileClipper {
-  private a: number[] = [];
-  private b: number[] = [];
-
-  overlapArea(outline: readonly Point[], x0: number, y0: number, x1: number, y1: number): number {
-    let src = this.a;
-    src.length = 0;
-    for (const p of outline) src.push(p.x, p.y);
-    let dst = this.b;
-    // Each side keeps points with sign * coordinate >= sign * bound: x >= x0, x <= x1, y >= y0, y <= y1.
-    for (let side = 0; side < 4 && src.length > 0; side++) {
-      const axis = side < 2 ? 0 : 1;
-      const sign = side % 2 === 0 ? 1 : -1;
-      const bound = side === 0 ? x0 : side === 1 ? x1 : side === 2 ? y0 : y1;
-      dst.length = 0;
-      const n = src.length / 2;
-      for (let i = 0; i < n; i++) {
-        const px = src[2 * i]!;
-        const py = src[2 * i + 1]!;
-        const j = (i + 1) % n;
-        const qx = src[2 * j]!;
-        const qy = src[2 * j + 1]!;
-        const pIn = sign * ((axis === 0 ? px : py) - bound) >= 0;
-        const qIn = sign * ((axis === 0 ? qx : qy) - bound) >= 0;
-        if (pIn) dst.push(px, py);
-        if (pIn !== qIn) {
-          const pv = axis === 0 ? px : py;
-          const qv = axis === 0 ? qx : qy;
-          const t = (bound - pv) / (qv - pv);
-          dst.push(axis === 0 ? bound : px + t * (qx - px), axis === 0 ? py + t * (qy - py) : bound);
-        }
-      }
-      const swap = src;
-      src = dst;
-      dst = swap;
-    }
-    let twice = 0;
-    const n = src.length / 2;
-    for (let i = 0; i < n; i++) {
-      const j = (i + 1) % n;
-      twice += src[2 * i]! * src[2 * j + 1]! - src[2 * j]! * src[2 * i + 1]!;
-    }
-    return Math.abs(twice) / 2;
-  }
 }
