@@ -22,3 +22,24 @@ export const PLAYER_SIGHT_RANGE = 20;
 
 /** Tiled pixels per meter of the demo's maps (one 32-pixel tile is one meter). */
 export const PIXELS_PER_METER = 32;
+
+/**
+ * How far a player may be from a door to open or shut it, meters: from the character's centre to the
+ * nearest point of the door. Guards open a shut door on their way when it is this close ahead.
+ */
+export const DOOR_REACH = 1.5;
+
+/**
+ * A player's smoke grenades: how many it carries (refilled at every respawn), how far it throws one
+ * (meters from its centre), and the cloud: radius (meters), lifetime, growth and fading (seconds), and the
+ * density below which it stops blocking sight (see `SmokeOptions` in `sightline/occluders`).
+ */
+export const SMOKE = Object.freeze({
+  grenades: 3,
+  throwRange: 10,
+  radius: 3,
+  seconds: 12,
+  growSeconds: 1,
+  fadeSeconds: 2,
+  opaqueDensity: 0.5,
+});

@@ -71,7 +71,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.maxMessagesPerSecond = s.maxMessagesPerSecond;
     this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate, extraGuards: extraGuardsFor(options.guards, map.guards.length, s.maxGuards) });
     this.spectators = new Spectators(s.spectatorToken);
-    this.explored = new ExploredTiles(map);
+    this.explored = new ExploredTiles(map, this.sim.occluders);
     this.mirror = new StateMirror(this.sim, this.state, this.stats);
     this.intake = new InputIntake(this.sim, this.stats, s);
     this.hygiene = new FrameHygiene(this.stats, () => this.now(), () => this.maxMessagesPerSecond);
@@ -167,6 +167,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
 
   override onDispose(): void {
     this.loop?.stop();
+    this.explored?.dispose();
     this.sim?.dispose();
   }
 

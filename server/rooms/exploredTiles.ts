@@ -1,7 +1,7 @@
 import type { MapSchema } from "@colyseus/schema";
-import { TileVision, type OpacityGrid } from "sightline/fov";
+import { OccluderOpacity, TileVision, type OpacityGrid } from "sightline/fov";
+import { Occluders } from "sightline/occluders";
 import { PLAYER_SIGHT_RANGE } from "../../shared/gameRules.js";
-import { sightGridOf } from "../sim/sightGrid.js";
 import type { StealthMap } from "../sim/tiledMap.js";
 
 
@@ -17,17 +17,19 @@ interface ExploredField {
 }
 
 /**
- * Each player's tile sight and explored memory in a room: a `TileVision` per player over the map's
- * opacity grid (walls and solid tiles; glass is transparent), fed the player's tile each tick and
- * recomputed only when that tile changed (or a door near it). The memory reaches the player's own client
+ * Each player's tile sight and explored memory in a room: a `TileVision` per player over an opacity grid
+ * that follows the room's occluders (walls, solid tiles, shut doors, smoke; glass is transparent), fed the
+ * player's tile each tick and recomputed only when that tile changed or a door or a cloud changed near it:
+ * a door opened this step shows the room behind it at this step's update. The memory reaches the player's own client
  * through its `explored` schema field as 32-tile words keyed by word index (tile i = y * columns + x is
  * bit i & 31 of word i >>> 5; a word with nothing seen has no key); only words that gained a tile are
  * written, so a patch carries just those. What the player sees now is not sent: a client computes it with
  * `computeFov` from the public map and its own position.
  */
 export class ExploredTiles {
-  /** The map's opacity grid; `setOpaque` on it (a door) makes nearby players recompute. */
+  /** The opacity grid, following the occluders; a change on it makes nearby players recompute. */
   readonly grid: OpacityGrid;
+  private readonly opacity: OccluderOpacity;
   /** Sight radius, tiles. */
   readonly radius: number;
   /** Field-of-view recomputes so far, over all players. */
@@ -37,11 +39,20 @@ export class ExploredTiles {
   /** The word indices as map keys, made once so a tick allocates no strings. */
   private readonly keys: string[];
 
-  /** @param sightMeters how far players see, meters (default `PLAYER_SIGHT_RANGE`) */
-  constructor(map: StealthMap, sightMeters = PLAYER_SIGHT_RANGE) {
-    this.grid = sightGridOf(map);
+  /**
+   * @param occluders what blocks sight in the room (the simulation's); default the map's, as it starts
+   * @param sightMeters how far players see, meters (default `PLAYER_SIGHT_RANGE`)
+   */
+  constructor(map: StealthMap, occluders: Occluders = Occluders.fromLevel(map, { file: map.file }), sightMeters = PLAYER_SIGHT_RANGE) {
+    this.opacity = new OccluderOpacity(occluders, map);
+    this.grid = this.opacity.grid;
     this.radius = sightMeters / Math.max(map.tileWidth, map.tileHeight);
     this.keys = Array.from({ length: Math.ceil((map.columns * map.rows) / 32) }, (_, w) => String(w));
+  }
+
+  /** Stops following the occluders (the room is gone). */
+  dispose(): void {
+    this.opacity.dispose();
   }
 
   /** Starts a player's memory, empty. */

@@ -1,5 +1,4 @@
 import type { SightlineOptions, SightlinePlugin } from "sightline/colyseus";
-import { Occluders } from "sightline/occluders";
 import { PLAYER_SIGHT_RANGE } from "../../shared/gameRules.js";
 import { OWNER, type PlayerState, type StealthState } from "../../shared/schema.js";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
@@ -30,7 +29,8 @@ export interface CullingOptions {
 const CAMERA_RADIUS = 0.25;
 /**
  * The stealth room's culling through the `sightline/colyseus` plugin: the options it starts with, from
- * the simulation. Occluders are the map's static walls, read from the physics world; the fastest mover is
+ * the simulation. Occluders are the simulation's own (walls, doors, smoke: the set its vision reads, so a
+ * door or a cloud changes both in the same step); the fastest mover is
  * the simulation's top speed, which it enforces on every body, pushed or not. Views
  * follow each simulation step (`update: "manual"`), so meters and events, which name an observer only
  * while it is in view, are decided on the same views the patch carries. With culling off (`enabled`
@@ -46,7 +46,7 @@ export function cullingFor(sim: StealthSimulation, options: CullingOptions, enab
   return {
     ...views,
     culling: true,
-    occluders: Occluders.fromWorld(sim.world, { opaqueMask: sim.vision.opaqueMask }),
+    occluders: sim.occluders,
     maxSpeed: sim.topSpeed,
     range: options.range ?? PLAYER_SIGHT_RANGE,
     lingerSeconds: options.lingerSeconds,

@@ -3,8 +3,9 @@ import type { StealthMap } from "./tiledMap.js";
 import { convexPieces, type Point as Vec } from "sightline/occluders";
 
 /**
- * Collision categories of the stealth simulation. Sight is blocked by WALL only (the vision engine's
- * `opaqueMask`): glass stops bodies but not eyes, and characters do not hide each other.
+ * Collision categories of the stealth simulation's physics. What blocks sight is not decided here: the
+ * simulation's `Occluders` (built from the same map by `Occluders.fromLevel`) is the one rule, read by the
+ * vision engine, the culling and the tile field of view. These categories only say what stops a body.
  */
 export const CATEGORY = Object.freeze({
   WALL: 0x0001,
@@ -12,13 +13,14 @@ export const CATEGORY = Object.freeze({
   PLAYER: 0x0004,
   GUARD: 0x0008,
   EXIT: 0x0010,
+  DOOR: 0x0020,
 });
 
-/** The vision `opaqueMask` that goes with {@link CATEGORY}. */
-export const SIGHT_BLOCKERS = CATEGORY.WALL;
+/** What stops a character walking: walls, glass and shut doors (exits are sensors; an open door's body is inactive). */
+export const WALK_BLOCKERS = CATEGORY.WALL | CATEGORY.GLASS | CATEGORY.DOOR;
 
-/** What stops a character walking: walls and glass (exits are sensors). */
-export const WALK_BLOCKERS = CATEGORY.WALL | CATEGORY.GLASS;
+/** What a path may not cross: walls and glass. Doors are passable: whoever walks a path opens them on the way. */
+export const PATH_BLOCKERS = CATEGORY.WALL | CATEGORY.GLASS;
 
 export interface MapWorld {
   world: World;
@@ -26,14 +28,17 @@ export interface MapWorld {
   level: Body;
   /** One sensor body per exit area. */
   exits: Body[];
+  /** One static body per door of the map, in the map's order: active while the door is shut. */
+  doors: Body[];
   /** Fixtures created for walls, glass and tiles. */
   fixtureCount: number;
 }
 
 /**
  * Builds the static level of a map in a new planck world (zero gravity, top-down): walls and solid tiles
- * on CATEGORY.WALL, glass on CATEGORY.GLASS, exits as sensors on CATEGORY.EXIT. Concave or large
- * outlines are triangulated, since planck would otherwise replace them with their convex hull.
+ * on CATEGORY.WALL, glass on CATEGORY.GLASS, exits as sensors on CATEGORY.EXIT, and each door a body of
+ * its own on CATEGORY.DOOR, active (solid) while the map starts it shut. Concave or large outlines are
+ * triangulated, since planck would otherwise replace them with their convex hull.
  */
 export function buildMapWorld(map: StealthMap): MapWorld {
   const world = new World({ gravity: Vec2(0, 0) });
@@ -61,5 +66,13 @@ export function buildMapWorld(map: StealthMap): MapWorld {
     fixtureCount = before; // exits are sensors, not level geometry
     return body;
   });
-  return { world, level, exits, fixtureCount };
+  const doors = map.doors.map((door) => {
+    const body = world.createBody({ type: "static" });
+    const before = fixtureCount;
+    addOutline(door.outline, CATEGORY.DOOR, body);
+    fixtureCount = before; // doors come and go: not level geometry
+    body.setActive(!door.open);
+    return body;
+  });
+  return { world, level, exits, doors, fixtureCount };
 }

@@ -1,7 +1,7 @@
 import { Circle, Transform, testOverlap, type World } from "planck";
 import { CHARACTER_RADIUS } from "../../shared/gameRules.js";
 import { CellHeap } from "./cellHeap.js";
-import { buildMapWorld, WALK_BLOCKERS } from "./mapWorld.js";
+import { buildMapWorld, PATH_BLOCKERS } from "./mapWorld.js";
 import type { StealthMap } from "./tiledMap.js";
 import { nonNegative, positive } from "../../shared/validation/rangeChecks.js";
 
@@ -57,7 +57,7 @@ export class NavGrid {
    */
   static ofMap(map: StealthMap, options: { world?: World; clearance?: number } = {}): NavGrid {
     const world = options.world ?? buildMapWorld(map).world;
-    return new NavGrid(world, { x: 0, y: 0, width: map.width, height: map.height }, { solidMask: WALK_BLOCKERS, clearance: options.clearance });
+    return new NavGrid(world, { x: 0, y: 0, width: map.width, height: map.height }, { solidMask: PATH_BLOCKERS, clearance: options.clearance });
   }
 
   /** Bakes the grid over `bounds` (meters) from the static, non-sensor fixtures in `solidMask`. */

@@ -1,15 +1,19 @@
 import { Vec2, type Body } from "planck";
+import { Occluders } from "sightline/occluders";
 import { DEFAULT_MOVEMENT_RULES, type MovementRules, type Motion } from "../../shared/movement/applyInput.js";
 import { AwarenessModel, VisionSystem, type AwarenessOptions, type DetectionEvent, type ObserverState, type VisionOptions, type VisionTickReport } from "sightline";
-import { CHARACTER_RADIUS, TICK_RATE } from "../../shared/gameRules.js";
+import { CHARACTER_RADIUS, DOOR_REACH, SMOKE, TICK_RATE } from "../../shared/gameRules.js";
 import { cameraFacing } from "./cameraSweep.js";
 import { createCharacterBody } from "./characterBody.js";
 import { DEFAULT_GUARD_RULES, GuardBrain, type GuardCommand, type GuardRules } from "./guardBrain.js";
 import { GuardSensing } from "./guardSensing.js";
-import { buildMapWorld, SIGHT_BLOCKERS, type MapWorld } from "./mapWorld.js";
+import { Doors } from "./doors.js";
+import { buildMapWorld, type MapWorld } from "./mapWorld.js";
 import { NavGrid } from "./navGrid.js";
 import { PatrolRoute } from "./patrolRoute.js";
+import { SmokeGrenades } from "./smokeGrenades.js";
 import type { CameraPlacement, GuardPlacement, StealthMap } from "./tiledMap.js";
+import { TravelCap } from "./travelCap.js";
 import { wanderingGuardPlacements } from "./wanderingGuards.js";
 import { fraction, inRange, integer, nonNegative } from "../../shared/validation/rangeChecks.js";
 
@@ -51,6 +55,8 @@ export interface SimPlayer {
   vy: number;
   caught: number;
   escapes: number;
+  /** Smoke grenades left (refilled at every respawn). */
+  smokes: number;
 }
 
 /** A patrolling guard. Its id is `guard:<name>` (or `guard:<object id>` when unnamed). */
@@ -103,12 +109,21 @@ const DEFAULTS = {
  * meters and detection events, guard behaviour and the round (exit or caught). The Colyseus room feeds it
  * inputs and mirrors it into schema; tests and benchmarks drive it directly.
  *
- * One {@link step} runs, in order: movement (player intents and guard commands become velocities) ->
- * `world.step` -> poses into the vision engine -> scheduler tick -> awareness -> guard behaviour -> round.
+ * What blocks sight is {@link occluders}, built from the map (walls, solid tiles, doors) and shared with
+ * the room's culling and tile field of view: doors opened and shut, smoke thrown, all change it.
+ *
+ * One {@link step} runs, in order: doors and smoke asked for since the last step, and the clouds' ageing
+ * -> movement (player intents and guard commands become velocities) -> `world.step` -> poses into the
+ * vision engine -> scheduler tick -> awareness -> guard behaviour (guards open the shut doors ahead of
+ * them, for the next step) -> round.
  */
 export class StealthSimulation {
   readonly map: StealthMap;
   readonly world: MapWorld["world"];
+  /** What blocks sight: the map's walls, solid tiles and doors, and the smoke clouds thrown. */
+  readonly occluders: Occluders;
+  readonly doors: Doors;
+  readonly smokes: SmokeGrenades;
   readonly vision: VisionSystem;
   readonly awareness: AwarenessModel;
   readonly nav: NavGrid;
@@ -145,9 +160,9 @@ export class StealthSimulation {
   private readonly round: RoundEvent[] = [];
   private readonly events: DetectionEvent[] = [];
   private readonly sensing: GuardSensing;
-  /** Every character's position before the physics step (x, y pairs; players then guards), grown on demand. */
-  private stepStart = new Float64Array(64);
-  private readonly cutBack = Vec2(0, 0);
+  /** Every character's body: players (in join order), then guards. */
+  private readonly bodies: Body[] = [];
+  private readonly travel = new TravelCap();
 
   constructor(map: StealthMap, options: SimulationOptions = {}) {
     const o = { ...DEFAULTS, ...options };
@@ -171,7 +186,10 @@ export class StealthSimulation {
     const built = buildMapWorld(map);
     this.world = built.world;
     this.exits = built.exits;
-    this.vision = new VisionSystem(this.world, { opaqueMask: SIGHT_BLOCKERS, ...options.vision });
+    this.occluders = Occluders.fromLevel(map, { file: map.file });
+    this.doors = new Doors(map.doors, built.doors, this.occluders);
+    this.smokes = new SmokeGrenades(this.occluders, map);
+    this.vision = new VisionSystem(this.occluders, options.vision);
     this.awareness = new AwarenessModel(options.awareness);
     this.nav = NavGrid.ofMap(map, { world: this.world, clearance: this.characterRadius });
     this.sensing = new GuardSensing(this.vision, this.awareness, this.players);
@@ -191,8 +209,9 @@ export class StealthSimulation {
       const body = createCharacterBody(this.world, "guard", g.x, g.y, this.characterRadius);
       const route = new PatrolRoute(g.patrol.length > 0 ? g.patrol : [{ x: g.x, y: g.y }], g.patrolLoop);
       const brain = new GuardBrain(id, route, this.nav, g.facing, options.guards, g.id);
-      this.vision.addObserver(id, { position: { x: g.x, y: g.y }, facing: g.facing, fov: g.fov, range: g.range, body, proximityRadius: 1.5 });
+      this.vision.addObserver(id, { position: { x: g.x, y: g.y }, facing: g.facing, fov: g.fov, range: g.range, proximityRadius: 1.5 });
       this.guards.push({ id, placement: g, body, brain, command: { vx: 0, vy: 0, facing: g.facing } });
+      this.bodies.push(body);
     }
     for (const c of map.cameras) {
       const id = uniqueId("camera", c.name, c.id);
@@ -209,9 +228,11 @@ export class StealthSimulation {
     if (this.players.has(id)) throw new RangeError(`player ${JSON.stringify(id)} already exists`);
     const spawn = this.pickSpawn(options.spawn);
     const body = createCharacterBody(this.world, "player", spawn.x, spawn.y, this.characterRadius);
-    const player: SimPlayer = { id, body, team: options.team ?? "infiltrators", spawn: options.spawn, facing: 0, crouch: false, vx: 0, vy: 0, caught: 0, escapes: 0 };
+    const player: SimPlayer = { id, body, team: options.team ?? "infiltrators", spawn: options.spawn, facing: 0, crouch: false, vx: 0, vy: 0, caught: 0, escapes: 0, smokes: SMOKE.grenades };
     this.players.set(id, player);
-    this.vision.addObservable(id, { position: { x: spawn.x, y: spawn.y }, radius: this.characterRadius, body });
+    // Players first, in join order, then guards: the order the travel cap records them in.
+    this.bodies.splice(this.players.size - 1, 0, body);
+    this.vision.addObservable(id, { position: { x: spawn.x, y: spawn.y }, radius: this.characterRadius });
     return player;
   }
 
@@ -220,9 +241,33 @@ export class StealthSimulation {
     const p = this.players.get(id);
     if (p === undefined) return;
     this.players.delete(id);
+    this.bodies.splice(this.bodies.indexOf(p.body), 1);
+    this.smokes.forget(p);
     this.vision.remove(id);
     this.awareness.remove(id);
     this.world.destroyBody(p.body);
+  }
+
+  /**
+   * A player asks to open or shut a door (its Tiled object id), done at the start of the next step. Throws
+   * a RangeError saying why when it may not: an unknown door, out of reach (`DOOR_REACH`), or someone in
+   * the doorway of a door it would shut.
+   */
+  requestDoor(id: string, objectId: number, open: boolean): void {
+    const p = this.players.get(id);
+    if (p === undefined) throw new RangeError(`player ${JSON.stringify(id)} is not in the room`);
+    const at = p.body.getPosition();
+    this.doors.request(objectId, open, at.x, at.y, DOOR_REACH, this.bodies, this.characterRadius);
+  }
+
+  /**
+   * A player throws a smoke grenade to (x, y), meters, landing at the start of the next step. Throws a
+   * RangeError saying why when it may not: none left, beyond `SMOKE.throwRange`, or off the map.
+   */
+  throwSmoke(id: string, x: number, y: number): void {
+    const p = this.players.get(id);
+    if (p === undefined) throw new RangeError(`player ${JSON.stringify(id)} is not in the room`);
+    this.smokes.request(p, x, y);
   }
 
   /** Sets what a player's character does from now on (one applied input frame; see `applyInput`). */
@@ -248,6 +293,7 @@ export class StealthSimulation {
     p.body.setLinearVelocity(Vec2(0, 0));
     p.vx = 0;
     p.vy = 0;
+    p.smokes = SMOKE.grenades;
     this.onTeleport(id);
   }
 
@@ -255,6 +301,10 @@ export class StealthSimulation {
   step(): StepResult {
     const dt = this.dt;
     this.tick++;
+
+    // 0. Doors and smoke asked for since the last step, then the clouds' ageing: sight changes here only.
+    this.doors.apply(this.bodies, this.characterRadius);
+    this.smokes.apply(dt);
 
     // 1. Movement: velocities straight from intent (top-down characters have no momentum to speak of).
     for (const p of this.players.values()) {
@@ -273,9 +323,9 @@ export class StealthSimulation {
     }
 
     // 2. Physics, then the speed limit: a push may not carry a body past what the culling assumes.
-    this.recordStepStart();
+    this.travel.record(this.bodies);
     this.world.step(dt);
-    this.capTravel(this.topSpeed * dt);
+    this.travel.cap(this.bodies, this.topSpeed * dt);
 
     // 3. Poses into the vision engine.
     for (const p of this.players.values()) {
@@ -310,56 +360,13 @@ export class StealthSimulation {
     for (const g of this.guards) {
       const at = g.body.getPosition();
       g.brain.think(dt, at.x, at.y, this.sensing.of(g.id), g.command);
+      this.doors.openAhead(at.x, at.y, g.command.vx, g.command.vy, DOOR_REACH);
     }
 
     // 7. Round: exits and captures.
     this.round.length = 0;
     this.checkRound();
     return { tick: this.tick, vision, events, round: this.round };
-  }
-
-  private recordStepStart(): void {
-    const need = 2 * (this.players.size + this.guards.length);
-    if (this.stepStart.length < need) this.stepStart = new Float64Array(2 * need);
-    const start = this.stepStart;
-    let i = 0;
-    for (const p of this.players.values()) {
-      const at = p.body.getPosition();
-      start[i++] = at.x;
-      start[i++] = at.y;
-    }
-    for (const g of this.guards) {
-      const at = g.body.getPosition();
-      start[i++] = at.x;
-      start[i++] = at.y;
-    }
-  }
-
-  /** Pulls every body that travelled farther than `most` meters this step back along its path to `most`. */
-  private capTravel(most: number): void {
-    let i = 0;
-    for (const p of this.players.values()) {
-      this.capBody(p.body, i, most);
-      i += 2;
-    }
-    for (const g of this.guards) {
-      this.capBody(g.body, i, most);
-      i += 2;
-    }
-  }
-
-  private capBody(body: Body, i: number, most: number): void {
-    const at = body.getPosition();
-    const x0 = this.stepStart[i]!;
-    const y0 = this.stepStart[i + 1]!;
-    const dx = at.x - x0;
-    const dy = at.y - y0;
-    const d2 = dx * dx + dy * dy;
-    if (d2 <= most * most) return;
-    const k = most / Math.sqrt(d2);
-    this.cutBack.x = x0 + dx * k;
-    this.cutBack.y = y0 + dy * k;
-    body.setPosition(this.cutBack);
   }
 
   /** The awareness state of a guard or camera ("idle" for unknown ids). */

@@ -6,10 +6,10 @@ import { publicMapJson } from "./publicMap.js";
 
 /**
  * A level as the simulation needs it, in world meters and radians (y grows downward, as in Tiled): the
- * geometry the library's reader finds (walls, glass, merged solid tiles, the tile grid), and the game's
- * own objects.
+ * level the library's reader finds (walls, glass, doors, merged solid tiles, the tile grid, every object),
+ * and the game's own objects.
  */
-export interface StealthMap extends Omit<TiledLevel, "objects"> {
+export interface StealthMap extends TiledLevel {
   /** The file name without extension: what the room's `map` option names. */
   name: string;
   file: string;
@@ -123,8 +123,8 @@ const PUBLIC_ROUTE_KINDS: ReadonlySet<string> = new Set(["wall", "glass", "exit"
  */
 export function parseTiledMap(json: unknown, file: string, readTileset?: (source: string) => string): StealthMap {
   const level = readTiledMap(json, { file, readTileset, inflate, areaKinds: ["exit"] });
-  const { objects: all, ...geometry } = level;
-  const out: StealthMap = { ...geometry, name: basename(file, extname(file)), file, source: json, publicSource: undefined, spawns: [], guards: [], cameras: [], exits: [] };
+  const all = level.objects;
+  const out: StealthMap = { ...level, name: basename(file, extname(file)), file, source: json, publicSource: undefined, spawns: [], guards: [], cameras: [], exits: [] };
   const objects = new Map<number, TiledObject>();
   const pendingGuards: { obj: TiledObject; patrolId: number | undefined; guard: GuardPlacement }[] = [];
   for (const obj of all) {

@@ -1,7 +1,8 @@
+import { Occluders } from "sightline/occluders";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { greedyMesh } from "../../shared/tiled/greedyMesh.js";
-import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS } from "../../server/sim/mapWorld.js";
+import { buildMapWorld, CATEGORY } from "../../server/sim/mapWorld.js";
 import { NavGrid, type Waypoint } from "../../server/sim/navGrid.js";
 import { sightGridOf } from "../../server/sim/sightGrid.js";
 import { loadMapFile, parseTiledMap, type StealthMap } from "../../server/sim/tiledMap.js";
@@ -117,7 +118,7 @@ describe("tile FOV and ray vision agree on the same tile map", () => {
    */
   function agreement(map: StealthMap, radius: number, pairsWanted: number, seed: number) {
     const grid = sightGridOf(map);
-    const vision = new VisionSystem(buildMapWorld(map).world, { opaqueMask: SIGHT_BLOCKERS });
+    const vision = new VisionSystem(Occluders.fromLevel(map));
     const floors = [...grid.cells.keys()].filter((i) => grid.cells[i] === 0);
     const random = seededRandom(seed);
     const counts = { pairs: 0, clear: 0, fovOnly: 0, rayOnly: 0, both: 0, neither: 0 };

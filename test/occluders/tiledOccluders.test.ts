@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { VisionSystem } from "sightline";
 import { Occluders, readTiledMap, TiledMapError } from "sightline/occluders";
-import { buildMapWorld, SIGHT_BLOCKERS } from "../../server/sim/mapWorld.js";
+import { buildMapWorld, CATEGORY } from "../../server/sim/mapWorld.js";
 import { parseTiledMap } from "../../server/sim/tiledMap.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { objectLayer, tiledJson } from "../fixtures/tiledJson.js";
@@ -11,13 +11,13 @@ import { objectLayer, tiledJson } from "../fixtures/tiledJson.js";
 const MAPS = resolve(import.meta.dirname, "../../server/maps");
 
 describe("occluders from a Tiled map", () => {
-  it.each(["demo", "vault"])("the %s map answers as the stealth server's physics world does, on hundreds of random pairs", (name) => {
+  it.each(["demo", "vault"])("the %s map answers as its walls and doors built as planck fixtures do, on hundreds of random pairs", (name) => {
     const json = JSON.parse(readFileSync(join(MAPS, `${name}.tmj`), "utf8"));
     const occluders = Occluders.fromTiled(json, { file: `${name}.tmj` });
     const level = readTiledMap(json);
-    expect(occluders.size).toBe(level.walls.length + level.solidTiles.length);
+    expect(occluders.size).toBe(level.walls.length + level.solidTiles.length + level.doors.length);
     const { world } = buildMapWorld(parseTiledMap(json, `${name}.tmj`));
-    const onWorld = new VisionSystem(world, { opaqueMask: SIGHT_BLOCKERS, raysPerTick: Infinity });
+    const onWorld = new VisionSystem(world, { opaqueMask: CATEGORY.WALL | CATEGORY.DOOR, raysPerTick: Infinity });
     const onOccluders = new VisionSystem(occluders, { raysPerTick: Infinity });
     const random = seededRandom(name.length);
     for (let i = 0; i < 40; i++) {

@@ -9,7 +9,7 @@ import { RoomStats } from "../../server/ops/roomStats.js";
 import { StateMirror } from "../../server/rooms/stateMirror.js";
 import { cullingFor, declarePlayer, declareScenery, followTeleports, type CullingOptions } from "../../server/rooms/stealthViews.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
-import { blocksSight } from "../../server/planck/fixtureOpacity.js";
+import { VisionSystem } from "sightline";
 import { arenaMap } from "../fixtures/arenaMap.js";
 
 /**
@@ -240,15 +240,14 @@ describe("anti-wallhack culling", () => {
 });
 
 
-/** The character's exact sight, as the audit's truth computes it (all around, culling range, three rays). */
+/** Whether nothing that blocks sight lies on the line between the two characters' centres (the simulation's occluders). */
 function trueSight(sim: StealthSimulation, from: string, to: string): boolean {
   const a = sim.players.get(from)!.body.getPosition();
   const b = sim.players.get(to)!.body.getPosition();
-  let clear = true;
-  sim.world.rayCast(a, b, (fixture, _point, _normal, fraction) => {
-    if (!blocksSight(fixture, sim.vision.opaqueMask)) return -1;
-    clear = false;
-    return fraction;
-  });
+  const line = new VisionSystem(sim.occluders, { raysPerTick: Infinity });
+  line.addObserver("a", { position: { x: a.x, y: a.y }, facing: 0, fov: 2 * Math.PI, range: Infinity });
+  line.addObservable("b", { position: { x: b.x, y: b.y } });
+  const clear = line.check("a", "b");
+  line.dispose();
   return clear;
 }

@@ -1,3 +1,4 @@
+import { Occluders } from "sightline/occluders";
 import fc from "fast-check";
 import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -5,7 +6,7 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { greedyMesh } from "../../shared/tiled/greedyMesh.js";
-import { buildMapWorld, CATEGORY, SIGHT_BLOCKERS } from "../../server/sim/mapWorld.js";
+import { buildMapWorld, CATEGORY } from "../../server/sim/mapWorld.js";
 import { loadMapFile, loadMapsDir, MapError, parseTiledMap } from "../../server/sim/tiledMap.js";
 import { PIXELS_PER_METER } from "../../shared/gameRules.js";
 import { VisionSystem } from "../../server/vision/index.js";
@@ -41,9 +42,9 @@ describe("the demo map", () => {
   });
 
   it("builds a world where the window camera sees through the glass and walls hide", () => {
-    const { world, fixtureCount } = buildMapWorld(map);
+    const { fixtureCount } = buildMapWorld(map);
     expect(fixtureCount).toBe(20); // 15 rectangles, an L wall in 4 triangles, 1 pane
-    const vision = new VisionSystem(world, { opaqueMask: SIGHT_BLOCKERS });
+    const vision = new VisionSystem(Occluders.fromLevel(map));
     const cam = map.cameras.find((c) => c.name === "window-cam")!;
     vision.addObserver("cam", { position: cam, facing: cam.facing, fov: cam.fov, range: cam.range });
     vision.addObservable("beyond-window", { position: { x: 26, y: 7 }, radius: 0.4 }); // top-right room, through the glass
@@ -53,13 +54,13 @@ describe("the demo map", () => {
     expect(vision.canSee("cam", "beyond-wall")).toBe(false);
   });
 
-  it("glass stops bodies, exits are sensors, and only walls are in the sight mask", () => {
+  it("glass stops bodies, exits are sensors, and glass blocks no sight", () => {
     const { level, exits } = buildMapWorld(map);
     const cats = new Set<number>();
     for (let f = level.getFixtureList(); f; f = f.getNext()) cats.add(f.getFilterCategoryBits());
     expect(cats).toEqual(new Set([CATEGORY.WALL, CATEGORY.GLASS]));
     expect(exits[0]!.getFixtureList()!.isSensor()).toBe(true);
-    expect(SIGHT_BLOCKERS & CATEGORY.GLASS).toBe(0);
+    expect(Occluders.fromLevel(map).size).toBe(map.walls.length + map.solidTiles.length + map.doors.length);
   });
 });
 
@@ -182,7 +183,7 @@ describe("concave walls stay concave", () => {
       { id: 1, x: 0, y: 0, polygon: [{ x: 0, y: 0 }, { x: 128, y: 0 }, { x: 128, y: 32 }, { x: 32, y: 32 }, { x: 32, y: 128 }, { x: 0, y: 128 }] },
     ])]), "t.tmj");
     const { world } = buildMapWorld(map);
-    const vision = new VisionSystem(world, { opaqueMask: SIGHT_BLOCKERS });
+    const vision = new VisionSystem(world, { opaqueMask: CATEGORY.WALL });
     // Outside the L's convex hull, looking into the notch across the hull's diagonal (x + y = 5).
     vision.addObserver("g", { position: { x: 6, y: 6 }, facing: (5 * Math.PI) / 4, range: 10, fov: Math.PI / 2 });
     vision.addObservable("in-notch", { position: { x: 2, y: 2 } });
