@@ -52,13 +52,24 @@ export function sanitizeMoveFrame(frame: MoveIntent & { rejected: boolean }): vo
 
 /**
  * Client -> server messages besides the input stream. `respawn` restarts the player's run at a spawn
- * (by name, else the next one).
+ * (by name, else the next one); `door` and `smoke` below.
  */
 export const RespawnMessage = z.object({ spawn: z.string().min(1).max(64).optional() }).strict();
 export type RespawnMessage = z.infer<typeof RespawnMessage>;
 
+/**
+ * `door`: open (`open: true`) or shut a door, named by its Tiled object id (the key in `state.doors`), from
+ * within `DOOR_REACH` of it; a door is not shut on someone in its doorway.
+ */
+export const DoorMessage = z.object({ door: z.number().int().min(0).max(2 ** 31 - 1), open: z.boolean() }).strict();
+export type DoorMessage = z.infer<typeof DoorMessage>;
+
+/** `smoke`: throw a smoke grenade to (x, y), meters, within `SMOKE.throwRange` of the character. */
+export const SmokeMessage = z.object({ x: z.number().finite(), y: z.number().finite() }).strict();
+export type SmokeMessage = z.infer<typeof SmokeMessage>;
+
 /** Message types the room accepts from clients. Anything else is answered with an `error`. */
-export const CLIENT_MESSAGES = Object.freeze(["respawn"] as const);
+export const CLIENT_MESSAGES = Object.freeze(["respawn", "door", "smoke"] as const);
 
 /** Join options (`client.joinOrCreate("stealth", options)`): the spawn to start at and the team. */
 export const JoinOptions = z.object({

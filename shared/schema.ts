@@ -53,6 +53,8 @@ export const PlayerState = schema({
   escapes: t.uint16().default(0),
   /** Seq of the last input frame the server simulated, for client reconciliation. */
   ack: t.uint32().default(0).view(OWNER),
+  /** Smoke grenades left (refilled at every respawn). */
+  smokes: t.uint8().default(0).view(OWNER),
   /** Meters of every guard and camera with awareness of this character above 0, keyed by observer id. */
   meters: t.map(DetectionMeter).view(OWNER),
   /** The most recent detection events about this character, oldest first (at most `EVENT_HISTORY`). */
@@ -99,6 +101,32 @@ export type GuardState = InstanceType<typeof GuardState>;
 export const CameraState = schema(viewerFields(), "CameraState");
 export type CameraState = InstanceType<typeof CameraState>;
 
+/**
+ * A door of the map, keyed by its Tiled object id in decimal ("12"): its outline is in the public map,
+ * whether it is open is here. Culled like any entity: a client learns a door opened or shut only while it
+ * could see the door, so a door far away is no news of who is there. Its map property `open` is its state
+ * until then.
+ */
+export const DoorState = schema({
+  /** The centre of its outline's box, meters (where the culling places it). */
+  x: t.float32().default(0),
+  y: t.float32().default(0),
+  open: t.boolean().default(false),
+}, "DoorState");
+export type DoorState = InstanceType<typeof DoorState>;
+
+/** A smoke cloud, keyed `smoke:<n>`. Culled like any entity: no news of a cloud, or its thrower, far away. */
+export const SmokeCloud = schema({
+  /** Its centre, meters. */
+  x: t.float32().default(0),
+  y: t.float32().default(0),
+  /** Its radius now, meters (it grows). */
+  radius: t.float32().default(0),
+  /** 1 while dense, falling to 0 as it thins; it blocks sight while at least `SMOKE.opaqueDensity`. */
+  density: t.float32().default(1),
+}, "SmokeCloud");
+export type SmokeCloud = InstanceType<typeof SmokeCloud>;
+
 /** The room's root state. */
 export const StealthState = schema({
   /** The map's name: clients fetch its geometry from `/maps/<map>.tmj`. */
@@ -108,5 +136,7 @@ export const StealthState = schema({
   players: t.map(PlayerState).view(),
   guards: t.map(GuardState).view(),
   cameras: t.map(CameraState).view(),
+  doors: t.map(DoorState).view(),
+  smokes: t.map(SmokeCloud).view(),
 }, "StealthState");
 export type StealthState = InstanceType<typeof StealthState>;

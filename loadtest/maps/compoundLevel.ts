@@ -8,7 +8,8 @@ import type { TiledMapJson } from "./tiledMapJson.js";
  * of it is potentially visible from anywhere and culling has little to withhold; 89 characters in it is
  * not the shape of a real 25-player level either. This one is: twelve walled blocks on a grid of 3 m
  * corridors, offices split into rooms by doorwayed walls, two warehouses of shelving, a courtyard behind
- * glass, a vault with the exit at the top, and a loading yard at the bottom where the players start.
+ * glass, a vault with the exit at the top, and a loading yard at the bottom where the players start. Every
+ * doorway from a block onto a corridor or the yard, and the vault's, hangs a door, open at first.
  *
  * Walls are a solid tile layer (1 m tiles, greedy-meshed into few fixtures by the map loader); windows are
  * glass objects set into gaps in the walls. Deterministic: the same seed gives the same file, and a test
@@ -82,7 +83,7 @@ function openOntoCorridors(level: LevelGrid, b: Block): void {
     // The vault room is entered only through its own doorway, from the offices below it.
     if (b.kind === "vault" && !side.horizontal) side.from = VAULT_WALL_Y;
     const doors = b.kind === "warehouse" || side.to - side.from > 26 ? 2 : 1;
-    level.openings(side.horizontal, side.at, side.from + 3, side.to - 3, doors, b.kind === "courtyard" ? 2 : level.chance(0.35) ? 1 : 0, 3);
+    level.openings(side.horizontal, side.at, side.from + 3, side.to - 3, doors, b.kind === "courtyard" ? 2 : level.chance(0.35) ? 1 : 0, 3, true);
   }
 }
 
@@ -94,6 +95,7 @@ function furnish(level: LevelGrid, b: Block): void {
       return;
     case "vault": {
       level.opening(true, VAULT_WALL_Y, 47, DOOR, "door");
+      level.hangDoor(true, VAULT_WALL_Y, 47, DOOR);
       level.opening(true, VAULT_WALL_Y, 39, 3, "glass");
       level.opening(true, VAULT_WALL_Y, 55, 3, "glass");
       // The vault's floor round the exit is kept bare: it is the goal, not a maze.

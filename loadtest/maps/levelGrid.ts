@@ -46,6 +46,8 @@ export class LevelGrid {
   private readonly reserved: Uint8Array;
   private readonly glassTiles: Uint8Array;
   readonly glass: Rect[] = [];
+  /** Doorways that hang a door (a Tiled `door` object, open at first), with the wall's direction. */
+  readonly doors: { r: Rect; horizontal: boolean }[] = [];
 
   constructor(readonly columns: number, readonly rows: number, private readonly random: () => number) {
     this.solid = new Uint8Array(columns * rows);
@@ -109,11 +111,16 @@ export class LevelGrid {
     }
   }
 
+  /** Hangs a door in a doorway cut by {@link opening}. */
+  hangDoor(horizontal: boolean, at: number, start: number, length: number): void {
+    this.doors.push({ r: horizontal ? { x0: start, y0: at, x1: start + length - 1, y1: at } : { x0: at, y0: start, x1: at, y1: start + length - 1 }, horizontal });
+  }
+
   /**
    * `doors` doorways and `windows` windows of `windowLength` in the wall at `at`, each somewhere in
-   * [from, to] with at least two tiles of wall between any two openings.
+   * [from, to] with at least two tiles of wall between any two openings; with `hung`, a door in each doorway.
    */
-  openings(horizontal: boolean, at: number, from: number, to: number, doors: number, windows: number, windowLength: number): void {
+  openings(horizontal: boolean, at: number, from: number, to: number, doors: number, windows: number, windowLength: number, hung = false): void {
     const taken: [number, number][] = [];
     const place = (length: number, kind: "door" | "glass") => {
       for (let attempt = 0; attempt < 50; attempt++) {
@@ -124,6 +131,7 @@ export class LevelGrid {
         if (this.solidOffLine(beside, horizontal, at)) continue;
         taken.push([start, start + length - 1]);
         this.opening(horizontal, at, start, length, kind);
+        if (hung && kind === "door") this.hangDoor(horizontal, at, start, length);
         return;
       }
     };
@@ -243,6 +251,11 @@ export class LevelGrid {
       id: id++, name: `route-${g.name}`, type: "", x: 0, y: 0, width: 0, height: 0, rotation: 0, visible: true,
       [g.loop ? "polygon" : "polyline"]: g.route.map((p) => ({ x: p.x * PX, y: p.y * PX })),
     }));
+    // A door is a panel a quarter of a tile thick across the middle of its doorway, open at first.
+    const doorObjects = () => this.doors.map(({ r, horizontal }) => {
+      const along = horizontal ? { x: r.x0, y: r.y0 + 0.375, width: r.x1 - r.x0 + 1, height: 0.25 } : { x: r.x0 + 0.375, y: r.y0, width: 0.25, height: r.y1 - r.y0 + 1 };
+      return { id: id++, name: "", type: "door", x: along.x * PX, y: along.y * PX, width: along.width * PX, height: along.height * PX, rotation: 0, visible: true, properties: [{ name: "open", type: "bool", value: true }] };
+    });
     const actors = [
       ...spawns.map((s) => point(s.name, "spawn", s.x, s.y, [])),
       { id: id++, name: "vault", type: "exit", x: exit.x * PX, y: exit.y * PX, width: exit.width * PX, height: exit.height * PX, rotation: 0, visible: true },
@@ -253,10 +266,11 @@ export class LevelGrid {
         float("facing", c.facing), float("fov", c.fov), float("range", c.range), float("sweep", c.sweep), float("period", c.period),
       ])),
     ];
+    const doors = doorObjects();
     return {
       compressionlevel: -1, width: this.columns, height: this.rows, tilewidth: PX, tileheight: PX, infinite: false,
       orientation: "orthogonal", renderorder: "right-down", tiledversion: "1.11.2", type: "map", version: "1.10",
-      nextlayerid: 5, nextobjectid: id,
+      nextlayerid: 6, nextobjectid: id,
       properties: [float("pixelsPerMeter", PX), { name: "generator", type: "string", value: "loadtest/maps/compoundLevel.ts" }],
       tilesets: [{
         firstgid: 1, name: "walls", tilewidth: PX, tileheight: PX, tilecount: 1, columns: 1, margin: 0, spacing: 0,
@@ -268,6 +282,7 @@ export class LevelGrid {
         { id: 2, name: "windows", type: "objectgroup", draworder: "topdown", x: 0, y: 0, opacity: 1, visible: true, objects: windows },
         { id: 3, name: "routes", type: "objectgroup", draworder: "topdown", x: 0, y: 0, opacity: 1, visible: true, objects: routes },
         { id: 4, name: "actors", type: "objectgroup", draworder: "topdown", x: 0, y: 0, opacity: 1, visible: true, objects: actors },
+        { id: 5, name: "doors", type: "objectgroup", draworder: "topdown", x: 0, y: 0, opacity: 1, visible: true, objects: doors },
       ],
     };
   }

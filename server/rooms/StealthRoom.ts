@@ -9,6 +9,7 @@ import { FrameHygiene } from "./frameHygiene.js";
 import { GameLoop } from "../loop/gameLoop.js";
 import { InputIntake, MOVE_INPUT_OPTIONS } from "./inputIntake.js";
 import { JoinTiming } from "../ops/joinTiming.js";
+import { LevelMirror } from "./levelMirror.js";
 import { registerMessages } from "./messageIntake.js";
 import { MapCatalog } from "./mapCatalog.js";
 import { Refusal } from "./refusal.js";
@@ -29,8 +30,9 @@ const AFTER_PATCH = Object.freeze({ afterNextPatch: true });
  * the `sightline/colyseus` plugin. This class keeps lifecycle and wiring; each concern is its own unit.
  *
  * Create option `map` (a map name, default "demo"). Join options `spawn` (a spawn's name) and `team`.
- * Each step (default 20 Hz): inputs -> physics and vision -> bodies into the schema -> culling ->
- * awareness into the schema; then the patch, and after it the messages that follow state. Steps come from
+ * Each step (default 20 Hz): inputs (doors and smoke asked for included) -> physics and vision -> bodies,
+ * doors and smoke into the schema -> culling -> awareness into the schema; then the patch, and after it
+ * the messages that follow state. Doors and smoke clouds are culled entities like the characters. Steps come from
  * a drift-free {@link FixedStepClock} whose phase is spread over all the rooms of the process.
  *
  * Never trusts a client: broken input frames stop the character, unknown or invalid messages are answered
@@ -53,6 +55,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   explored!: ExploredTiles;
 
   private mirror!: StateMirror;
+  private level!: LevelMirror;
   private intake!: InputIntake;
   private hygiene!: FrameHygiene;
   private loop: GameLoop | undefined;
@@ -77,6 +80,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.hygiene = new FrameHygiene(this.stats, () => this.now(), () => this.maxMessagesPerSecond);
     this.plugins.sightline.start({ ...cullingFor(this.sim, s.culling, s.cullingEnabled !== false), pingIntervalMs: s.pingIntervalMs });
     declareScenery(this.plugins.sightline, this.sim, this.state);
+    this.level = new LevelMirror(this.sim, this.state, this.plugins.sightline);
     followTeleports(this.plugins.sightline, this.sim);
     this.state.map = map.name;
     void this.setMetadata({ map: map.name });
@@ -209,6 +213,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     const result = this.sim.step();
     const stepMs = performance.now() - stepStarted;
     this.mirror.syncBodies(result);
+    this.level.sync();
     const exploredStarted = performance.now();
     this.explored.update(this.sim.players.values());
     this.stats.recordTileVision(performance.now() - exploredStarted, this.explored.recomputes);

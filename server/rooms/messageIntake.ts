@@ -1,5 +1,5 @@
 import type { Client, Room } from "@colyseus/core";
-import { CLIENT_MESSAGES, ERROR_CODES, RespawnMessage } from "../../shared/protocol.js";
+import { CLIENT_MESSAGES, DoorMessage, ERROR_CODES, RespawnMessage, SmokeMessage } from "../../shared/protocol.js";
 import { SPECTATOR_MESSAGES } from "../../shared/spectatorProtocol.js";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
 import type { FrameHygiene } from "./frameHygiene.js";
@@ -9,9 +9,10 @@ import type { RoomStats } from "../ops/roomStats.js";
 import type { Spectators } from "./spectators.js";
 
 /**
- * The stealth room's client messages besides the input stream: `respawn`, the spectators' `watch`, and
- * everything else, which is answered with an `error` naming what the room accepts. Each payload is
- * validated before use; a bad one is counted and answered, never thrown.
+ * The stealth room's client messages besides the input stream: `respawn`, `door`, `smoke`, the
+ * spectators' `watch`, and everything else, which is answered with an `error` naming what the room
+ * accepts. Each payload is validated before use; a bad one is counted and answered, never thrown. A door
+ * or a grenade the game refuses (out of reach, none left) is answered with `message.refused` and why.
  */
 export function registerMessages(room: Room, sim: StealthSimulation, spectators: Spectators, hygiene: FrameHygiene, stats: RoomStats): void {
   room.onMessage("respawn", (client: Client, payload: unknown) => {
@@ -25,6 +26,32 @@ export function registerMessages(room: Room, sim: StealthSimulation, spectators:
       sim.respawn(client.sessionId, parsed.data.spawn);
     } catch (err) {
       hygiene.sendError(client, ERROR_CODES.messageRefused, `respawn: ${(err as Error).message}`);
+    }
+  });
+  room.onMessage("door", (client: Client, payload: unknown) => {
+    const parsed = DoorMessage.safeParse(payload);
+    if (!parsed.success) {
+      stats.messagesInvalid++;
+      hygiene.sendError(client, ERROR_CODES.messageInvalid, `door: ${describeIssues(parsed.error, "payload")}`);
+      return;
+    }
+    try {
+      sim.requestDoor(client.sessionId, parsed.data.door, parsed.data.open);
+    } catch (err) {
+      hygiene.sendError(client, ERROR_CODES.messageRefused, `door: ${(err as Error).message}`);
+    }
+  });
+  room.onMessage("smoke", (client: Client, payload: unknown) => {
+    const parsed = SmokeMessage.safeParse(payload);
+    if (!parsed.success) {
+      stats.messagesInvalid++;
+      hygiene.sendError(client, ERROR_CODES.messageInvalid, `smoke: ${describeIssues(parsed.error, "payload")}`);
+      return;
+    }
+    try {
+      sim.throwSmoke(client.sessionId, parsed.data.x, parsed.data.y);
+    } catch (err) {
+      hygiene.sendError(client, ERROR_CODES.messageRefused, `smoke: ${(err as Error).message}`);
     }
   });
   room.onMessage(SPECTATOR_MESSAGES.watch, (client: Client, payload: unknown) => {

@@ -51,6 +51,7 @@ export class StateMirror {
       ps.crouch = p.crouch;
       ps.caught = p.caught;
       ps.escapes = p.escapes;
+      ps.smokes = p.smokes;
     }
     for (const g of this.sim.guards) {
       const gs = state.guards.get(g.id)!;

@@ -1,0 +1,57 @@
+import type { SightlinePlugin } from "sightline/colyseus";
+import { SMOKE } from "../../shared/gameRules.js";
+import { DoorState, SmokeCloud, type StealthState } from "../../shared/schema.js";
+import type { StealthSimulation } from "../sim/stealthSimulation.js";
+
+/** What the level mirror asks of the culling: doors and clouds are culled entities. */
+type Culling = Pick<SightlinePlugin, "addEntity" | "removeEntity">;
+
+/**
+ * The level's moving parts mirrored into the synced state: each door's open flag and each smoke cloud.
+ * Both are culled entities (a door at the centre of its outline, a cloud at its centre with its full
+ * radius), so a client hears of a door or a cloud only while it could see it: a door opened far away, or
+ * a grenade thrown behind a wall, is no news of who is there. Runs after the step, before the culling.
+ */
+export class LevelMirror {
+  constructor(private readonly sim: StealthSimulation, private readonly state: StealthState, private readonly culling: Culling) {
+    for (const door of sim.doors.list) {
+      const ds = new DoorState();
+      Object.assign(ds, { x: door.x, y: door.y, open: door.open });
+      const key = String(door.objectId);
+      state.doors.set(key, ds);
+      culling.addEntity(key, ds, { radius: door.radius });
+    }
+  }
+
+  /** Doors opened and shut, clouds thrown, grown, thinned and gone in the last step. */
+  sync(): void {
+    const state = this.state;
+    for (const door of this.sim.doors.list) {
+      const ds = state.doors.get(String(door.objectId))!;
+      if (ds.open !== door.open) ds.open = door.open;
+    }
+    const smokes = this.sim.smokes;
+    for (const cloud of smokes.removed) {
+      // Out of every view before it leaves the state.
+      this.culling.removeEntity(cloud.id);
+      state.smokes.delete(cloud.id);
+    }
+    for (const cloud of smokes.added) {
+      const sc = new SmokeCloud();
+      sc.x = cloud.x;
+      sc.y = cloud.y;
+      state.smokes.set(cloud.id, sc);
+      this.culling.addEntity(cloud.id, sc, { radius: SMOKE.radius });
+    }
+    for (const cloud of smokes.clouds.values()) {
+      const now = this.sim.occluders.smoke(cloud.occluderId);
+      const sc = state.smokes.get(cloud.id);
+      if (now === undefined || sc === undefined) continue;
+      // Hundredths are plenty to draw, and spare a patch on ticks where nothing shows.
+      const radius = Math.round(now.radius * 100) / 100;
+      const density = Math.round(now.density * 100) / 100;
+      if (sc.radius !== radius) sc.radius = radius;
+      if (sc.density !== density) sc.density = density;
+    }
+  }
+}
