@@ -55,6 +55,9 @@ export class RoomStats {
   /** Round outcomes. */
   escapes = 0;
   captures = 0;
+  /** Doors opened or shut (by players and guards), and smoke grenades that landed. */
+  doorsToggled = 0;
+  smokesThrown = 0;
   /** Sight rays cast, summed over ticks. */
   rays = 0;
   /** Scheduler staleness (ticks) after the last tick: the worst pending observer. */
@@ -280,6 +283,8 @@ export class RoomStats {
       detectionEvents: this.detectionEvents,
       escapes: this.escapes,
       captures: this.captures,
+      doorsToggled: this.doorsToggled,
+      smokesThrown: this.smokesThrown,
       inputsApplied: this.inputsApplied,
       rejected: {
         total: this.rejections,

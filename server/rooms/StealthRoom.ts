@@ -214,6 +214,8 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     const stepMs = performance.now() - stepStarted;
     this.mirror.syncBodies(result);
     this.level.sync();
+    this.stats.doorsToggled += result.doorsToggled;
+    this.stats.smokesThrown += this.sim.smokes.added.length;
     const exploredStarted = performance.now();
     this.explored.update(this.sim.players.values());
     this.stats.recordTileVision(performance.now() - exploredStarted, this.explored.recomputes);

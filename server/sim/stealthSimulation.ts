@@ -90,6 +90,8 @@ export interface StepResult {
   /** Detection events of this step, in order, including a catcher's `cleared` (valid until the next step). */
   events: readonly DetectionEvent[];
   round: readonly RoundEvent[];
+  /** Doors that opened or shut at the start of this step. */
+  doorsToggled: number;
 }
 
 /** Headroom of {@link StealthSimulation.topSpeed} over the fastest configured speed. */
@@ -303,7 +305,7 @@ export class StealthSimulation {
     this.tick++;
 
     // 0. Doors and smoke asked for since the last step, then the clouds' ageing: sight changes here only.
-    this.doors.apply(this.bodies, this.characterRadius);
+    const doorsToggled = this.doors.apply(this.bodies, this.characterRadius);
     this.smokes.apply(dt);
 
     // 1. Movement: velocities straight from intent (top-down characters have no momentum to speak of).
@@ -366,7 +368,7 @@ export class StealthSimulation {
     // 7. Round: exits and captures.
     this.round.length = 0;
     this.checkRound();
-    return { tick: this.tick, vision, events, round: this.round };
+    return { tick: this.tick, vision, events, round: this.round, doorsToggled };
   }
 
   /** The awareness state of a guard or camera ("idle" for unknown ids). */
