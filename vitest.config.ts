@@ -19,6 +19,7 @@ const INTEGRATION = [
   "test/loadtest/serverFigures.test.ts",
   "test/package/consumer.test.ts",
   "test/rooms/culling.test.ts",
+  "test/rooms/doorsOnTheWire.test.ts",
   "test/rooms/frontDoor.test.ts",
   "test/rooms/hostile.test.ts",
   "test/rooms/hostileClients.test.ts",

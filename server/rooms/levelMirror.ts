@@ -47,9 +47,10 @@ export class LevelMirror {
       const now = this.sim.occluders.smoke(cloud.occluderId);
       const sc = state.smokes.get(cloud.id);
       if (now === undefined || sc === undefined) continue;
-      // Hundredths are plenty to draw, and spare a patch on ticks where nothing shows.
+      // Hundredths are plenty to draw, and spare a patch on ticks where nothing shows. The density is
+      // rounded down, so it reads at least SMOKE.opaqueDensity exactly while the cloud blocks.
       const radius = Math.round(now.radius * 100) / 100;
-      const density = Math.round(now.density * 100) / 100;
+      const density = Math.floor(now.density * 100) / 100;
       if (sc.radius !== radius) sc.radius = radius;
       if (sc.density !== density) sc.density = density;
     }
