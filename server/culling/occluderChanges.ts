@@ -1,4 +1,5 @@
-import type { OccluderChange, Occluders } from "../occluders/occluders.js";
+import type { OccluderChange } from "../occluders/changeFeed.js";
+import type { Occluders } from "../occluders/occluders.js";
 import { segmentTouchesBox } from "../../shared/math/rayCast.js";
 
 /** Boxes of new or stronger pieces tracked one by one per update; past this, every visible verdict is tested again. */

@@ -22,21 +22,22 @@ import type { AuditOptions, CullingEntity, CullingReport, RevealOptions, RevealT
  *   arrives before it is visible, however the client's latency goes (a team's slowest client decides).
  * - **Occluders one at a time.** Only a single occluder that hides the whole grown target from the
  *   whole grown eye hides it; in doubt, it sends.
- * - **Linger.** What stops qualifying leaves after `lingerSeconds`, not at once.
+ * - **Linger.** What stops qualifying leaves after `lingerSeconds`, not at once. **Range**: at least the
+ *   longest `sightRange` of any entity.
  * - **Teleports.** An entity moved with {@link teleportEntity}, or farther than
  *   `2 x maxSpeed x tickSeconds` in one update, was put there (a respawn): it leaves the views it no
  *   longer qualifies for at once, since lingering would send its new, hidden spot.
- * - **Inside an occluder.** A character whose centre is inside one sees out of it, as sight rays do.
- * - **Range.** At least the longest `sightRange` of any entity.
+ * - **Inside an occluder.** A character whose centre is inside a solid one sees out of it, as sight rays
+ *   do; one inside a smoke cloud sees nothing out of it.
+ * - **Changing occluders.** Doors, smoke and removals count from the next update, exactly: what a change
+ *   reveals is in the views from then on, what it hides lingers.
  * - **Team changes.** A client whose character changes team (or who takes another character) drops, at
  *   once, what the new team does not qualify for; an entity that changes team leaves, at once, the views
  *   of its old teammates that do not qualify for it.
- * - **Reveals.** {@link reveal} shows an entity to everyone, a team or one client whatever sight says (a
- *   flag carrier, a radar ping, a "spotted" mark) from the next update, for a number of seconds or until
- *   {@link conceal}; it then lingers like anything that stops qualifying.
+ * - **Reveals.** {@link reveal} shows an entity to everyone, a team or one client whatever sight says,
+ *   from the next update, for some seconds or until {@link conceal}; it then lingers.
  * - **Sends between updates.** A server that sends state between two updates calls {@link settle} just
- *   before each send: a teleport or a team change made since the update then never reaches a client that
- *   could not see the entity where it now is.
+ *   before each send (see there).
  *
  * ```ts
  * const culling = new ViewCulling({
@@ -230,12 +231,10 @@ export class ViewCulling implements ClientViews {
 
   /**
    * Shows an entity whatever sight says, from the next update: to every client (no `team` or `client`), to
-   * the clients of a `team`, or to one `client`; for `seconds` (rounded up to whole updates), or until
-   * {@link conceal} when `seconds` is left out. Look-ahead does not apply (it enters at the update the
-   * reveal starts, not before), linger does (it leaves `lingerSeconds` after the reveal ends, unless it
-   * qualifies otherwise). Revealing it again to the same audience extends the reveal. The audit counts a
-   * revealed entity as allowed. Throws a RangeError naming the field for an unknown entity, a client with
-   * no view, both `team` and `client`, or `seconds` that is not > 0.
+   * a `team`'s clients, or to one `client`; for `seconds` (rounded up to whole updates), or until
+   * {@link conceal}. No look-ahead (it enters at the update the reveal starts); linger applies when it ends.
+   * Revealing it again to the same audience extends it; the audit counts it allowed. Throws a RangeError
+   * naming the field for an unknown entity, a client with no view, both `team` and `client`, or bad `seconds`.
    */
   reveal(entityId: string, options: RevealOptions = {}): void {
     const slot = this.sight.slotOf(entityId);
@@ -272,19 +271,15 @@ export class ViewCulling implements ClientViews {
   }
 
   /**
-   * For a server that sends state between two updates (a handler, a timer or a join that moves things
-   * after the step's update, while patches go out on a timer of their own): call it just before each send.
-   * What is news since the update and may not wait is applied at once: an entity moved with
-   * {@link teleportEntity}, farther than {@link teleportDistance} or to another team leaves every view whose
-   * team could not potentially see it where it now is (unless a reveal shows it there); a client whose
-   * character changed team, or who took another character, keeps only what its new team could see now and
-   * gains its new team's own; an entity that joined a team enters that team's views. When the occluders
-   * changed since the update (a door opened in a message handler), everything a view's team could
-   * potentially see now enters it, so what the change reveals goes out with the change; what it hides
-   * lingers from the next update. Nothing else enters (what newly qualifies by moving waits for the
-   * update), and time does not advance. Free when nothing moved, changed team, took another character or
-   * changed in the occluders since the update. Audited when the audit is on. Returns how many entities
-   * left views.
+   * For a server that sends state between two updates (a handler, a timer or a join, while patches go out
+   * on a timer of their own): call it just before each send. News since the update that may not wait is
+   * applied at once: an entity teleported ({@link teleportEntity}, or farther than {@link teleportDistance})
+   * or moved to another team leaves every view whose team could not potentially see it where it now is
+   * (unless revealed there); a client whose character changed team or who took another keeps only what its
+   * new team could see now, and gains its new team's own; after a change to the occluders (a door opened
+   * in a handler) everything a team could see now enters its views, so what the change reveals goes out
+   * with it. Nothing else enters, nothing lingers less, and time does not advance. Free when nothing of
+   * that happened since the update. Audited when the audit is on. Returns how many entities left views.
    */
   settle(): number {
     const occludersChanged = this.occluders.version !== this.occluderVersion;

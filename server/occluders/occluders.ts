@@ -4,10 +4,12 @@ import { OccluderPiece } from "./occluderPiece.js";
 import { PackedOccluders } from "./packedOccluders.js";
 import type { Point } from "./point.js";
 import { signedArea } from "./triangulate.js";
+import { ChangeFeed, type OccluderAreaListener } from "./changeFeed.js";
 import { addWorldOccluders } from "./fromWorld.js";
+import { addLevelOccluders } from "./fromLevel.js";
 import { EVERY_CATEGORY } from "../planck/fixtureOpacity.js";
 import type { World } from "planck";
-import { readTiledMap, TiledMapError, type TiledLevel, type TiledReadOptions } from "../../shared/tiled/index.js";
+import { readTiledMap, type TiledLevel, type TiledReadOptions } from "../../shared/tiled/index.js";
 import { smokeDensity, smokeLife, smokeRadius, type SmokeLife, type SmokeOptions, type SmokeState } from "./smokeCloud.js";
 
 /** Handle of one occluder in an {@link Occluders}, returned by its `add*` methods. */
@@ -28,18 +30,6 @@ export interface DoorOptions {
   open?: boolean;
 }
 
-/**
- * What changed, for a listener that cares: whether sight can only be blocked more than before (pieces added,
- * a door closed, a cloud grown or thickened) or only less (removed, opened, thinned), and the pieces.
- * Reused between calls. @internal
- */
-export interface OccluderChange {
-  stronger: boolean;
-  pieces: readonly OccluderPiece[];
-}
-
-/** Receives the box (meters) where occluders appeared, vanished, opened, closed, grew or thinned. @internal */
-export type OccluderAreaListener = (minX: number, minY: number, maxX: number, maxY: number, change: OccluderChange) => void;
 
 /** What an `Occluders` holds for one id. */
 interface OccluderRecord {
@@ -90,8 +80,7 @@ export class Occluders {
   private readonly tiledDoors = new Map<number, OccluderId>();
   private nextId = 1;
   private packedCache: PackedOccluders | null = null;
-  private readonly listeners: OccluderAreaListener[] = [];
-  private readonly change: OccluderChange = { stronger: true, pieces: [] };
+  private readonly feed = new ChangeFeed();
   private changes = 0;
   private compactions = 0;
 
@@ -125,25 +114,7 @@ export class Occluders {
    */
   static fromLevel(level: TiledLevel, options: OccludersOptions & { file?: string } = {}): Occluders {
     const occluders = new Occluders({ cellSize: options.cellSize });
-    const refuse = (what: string, err: unknown, layer: string, id: number): never => {
-      throw new TiledMapError(options.file ?? "map", `${what} ${(err as Error).message.replace(/^Occluders\.add(Polygon|Door) (points|outline): /, "")}`, layer, id);
-    };
-    for (const o of level.objects) {
-      if (o.kind !== "wall") continue;
-      try {
-        occluders.addPolygon(o.outline!);
-      } catch (err) {
-        refuse("a wall", err, o.layer, o.id);
-      }
-    }
-    for (const r of level.solidTiles) occluders.addRectangle(r.x, r.y, r.width, r.height);
-    for (const d of level.doors) {
-      try {
-        occluders.tiledDoors.set(d.id, occluders.addDoor(d.outline, { open: d.open }));
-      } catch (err) {
-        refuse("a door", err, d.layer, d.id);
-      }
-    }
+    addLevelOccluders(occluders, level, options.file ?? "map", (objectId, door) => occluders.tiledDoors.set(objectId, door));
     return occluders;
   }
 
@@ -365,11 +336,7 @@ export class Occluders {
 
   /** Calls `listener` with the box of every later change; returns the function that stops it. @internal */
   onChange(listener: OccluderAreaListener): () => void {
-    this.listeners.push(listener);
-    return () => {
-      const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
-    };
+    return this.feed.subscribe(listener);
   }
 
   private door(field: string, id: OccluderId): OccluderRecord {
@@ -416,24 +383,6 @@ export class Occluders {
 
   private changed(pieces: readonly OccluderPiece[], stronger: boolean): void {
     this.changes++;
-    if (this.listeners.length === 0) return;
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
-    for (const p of pieces) {
-      // A cloud's largest radius: the box covers it as it was and as it will be.
-      const r = p.maxRadius;
-      for (let i = 0; i < p.xs.length; i++) {
-        minX = Math.min(minX, p.xs[i]! - r);
-        minY = Math.min(minY, p.ys[i]! - r);
-        maxX = Math.max(maxX, p.xs[i]! + r);
-        maxY = Math.max(maxY, p.ys[i]! + r);
-      }
-    }
-    const change = this.change;
-    change.stronger = stronger;
-    change.pieces = pieces;
-    for (const listener of [...this.listeners]) listener(minX, minY, maxX, maxY, change);
+    this.feed.emit(pieces, stronger);
   }
 }

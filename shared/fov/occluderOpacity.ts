@@ -1,4 +1,5 @@
-import type { OccluderChange, Occluders } from "../../server/occluders/occluders.js";
+import type { OccluderChange } from "../../server/occluders/changeFeed.js";
+import type { Occluders } from "../../server/occluders/occluders.js";
 import type { OccluderPiece } from "../../server/occluders/occluderPiece.js";
 import { OpacityGrid } from "./opacityGrid.js";
 import type { Point } from "./rasterizeOpacity.js";

@@ -1,0 +1,55 @@
+import type { OccluderPiece } from "./occluderPiece.js";
+
+/**
+ * What changed, for a listener that cares: whether sight can only be blocked more than before (pieces added,
+ * a door shut, a cloud grown or thickened) or only less (removed, opened, thinned), and the pieces.
+ * Reused between calls. @internal
+ */
+export interface OccluderChange {
+  stronger: boolean;
+  pieces: readonly OccluderPiece[];
+}
+
+/** Receives the box (meters) where occluders appeared, vanished, opened, shut, grew or thinned. @internal */
+export type OccluderAreaListener = (minX: number, minY: number, maxX: number, maxY: number, change: OccluderChange) => void;
+
+/**
+ * Tells the readers of an `Occluders` (vision engines, cullings, opacity grids, audits) where and how it
+ * changed, as it happens. @internal
+ */
+export class ChangeFeed {
+  private readonly listeners: OccluderAreaListener[] = [];
+  private readonly change: OccluderChange = { stronger: true, pieces: [] };
+
+  /** Calls `listener` with the box of every later change; returns the function that stops it. */
+  subscribe(listener: OccluderAreaListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /** Tells every listener that `pieces` block more (`stronger`) or less than before. */
+  emit(pieces: readonly OccluderPiece[], stronger: boolean): void {
+    if (this.listeners.length === 0) return;
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    for (const p of pieces) {
+      // A cloud's largest radius: the box covers it as it was and as it will be.
+      const r = p.maxRadius;
+      for (let i = 0; i < p.xs.length; i++) {
+        minX = Math.min(minX, p.xs[i]! - r);
+        minY = Math.min(minY, p.ys[i]! - r);
+        maxX = Math.max(maxX, p.xs[i]! + r);
+        maxY = Math.max(maxY, p.ys[i]! + r);
+      }
+    }
+    const change = this.change;
+    change.stronger = stronger;
+    change.pieces = pieces;
+    for (const listener of [...this.listeners]) listener(minX, minY, maxX, maxY, change);
+  }
+}
