@@ -14,7 +14,7 @@ import { registerMessages } from "./messageIntake.js";
 import { MapCatalog } from "./mapCatalog.js";
 import { Refusal } from "./refusal.js";
 import { RoomExceptions } from "./roomExceptions.js";
-import { DEFAULT_ROOM_SETTINGS, extraGuardsFor, type StealthRoomSettings } from "./roomSettings.js";
+import { DEFAULT_ROOM_SETTINGS, extraGuardsFor, keepsDoors, type StealthRoomSettings } from "./roomSettings.js";
 import { RoomStats } from "../ops/roomStats.js";
 import { asksToSpectate, Spectators } from "./spectators.js";
 import { StateMirror } from "./stateMirror.js";
@@ -29,7 +29,8 @@ const AFTER_PATCH = Object.freeze({ afterNextPatch: true });
  * the vision engine, awareness meters and detection events synced through schema, culled per client by
  * the `sightline/colyseus` plugin. This class keeps lifecycle and wiring; each concern is its own unit.
  *
- * Create option `map` (a map name, default "demo"). Join options `spawn` (a spawn's name) and `team`.
+ * Create options `map` (a map name, default "demo") and `doors` (false: without the map's doors). Join
+ * options `spawn` (a spawn's name) and `team`.
  * Each step (default 20 Hz): inputs (doors and smoke asked for included) -> physics and vision -> bodies,
  * doors and smoke into the schema -> culling -> awareness into the schema; then the patch, and after it
  * the messages that follow state. Doors and smoke clouds are culled entities like the characters. Steps come from
@@ -67,9 +68,10 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     return this.plugins.sightline;
   }
 
-  override onCreate(options: { map?: unknown; guards?: unknown } = {}): void {
+  override onCreate(options: { map?: unknown; guards?: unknown; doors?: unknown } = {}): void {
     const s = this.settings;
-    const map = (s.catalog ?? MapCatalog.bundled()).forOption(options.map);
+    const chosen = (s.catalog ?? MapCatalog.bundled()).forOption(options.map);
+    const map = keepsDoors(options.doors) ? chosen : { ...chosen, doors: [] };
     this.maxClients = s.maxClients;
     this.maxMessagesPerSecond = s.maxMessagesPerSecond;
     this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate, extraGuards: extraGuardsFor(options.guards, map.guards.length, s.maxGuards) });

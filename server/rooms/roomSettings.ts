@@ -70,6 +70,17 @@ export const DEFAULT_ROOM_SETTINGS: Readonly<StealthRoomSettings> = Object.freez
  * Guards to generate for the create option `guards` (the total wanted; default: the map's own). Refused
  * unless an integer from the map's guard count up to `maxGuards`.
  */
+/**
+ * The create option `doors` (default true): false builds the room without the map's doors, every doorway
+ * an open passage (what a level without doors costs, for load tests). Throws a Refusal for anything else
+ * than a boolean.
+ */
+export function keepsDoors(doors: unknown): boolean {
+  if (doors === undefined) return true;
+  if (typeof doors !== "boolean") throw new Refusal(`option "doors" must be a boolean (got ${describeValue(doors)})`);
+  return doors;
+}
+
 export function extraGuardsFor(guards: unknown, mapGuards: number, maxGuards = 0): number {
   if (guards === undefined) return 0;
   const most = Math.max(maxGuards, mapGuards);

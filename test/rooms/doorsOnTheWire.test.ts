@@ -103,6 +103,19 @@ describe("doors on the wire", () => {
   });
 });
 
+describe("a room without doors", () => {
+  it("the create option doors: false leaves every doorway an open passage, for measuring what doors cost", async () => {
+    const room = await colyseus.createRoom<StealthRoom>("stealth", { map: "rooms", doors: false });
+    const me = await colyseus.connectTo(room, { spawn: "doorway", team: "a" });
+    const enemy = await colyseus.connectTo(room, { spawn: "east", team: "b" });
+    await ticks(room, 5);
+    await me.waitForNextPatch();
+    expect(room.sim.doors.list).toHaveLength(0);
+    expect((me.state as any).doors.size).toBe(0);
+    expect((me.state as any).players.has(enemy.sessionId)).toBe(true);
+  });
+});
+
 describe("smoke on the wire", () => {
   it("a cloud in the doorway hides the enemy from the client's bytes while it is dense, and the enemy comes back in the patch where it thins", async () => {
     const room = await colyseus.createRoom<StealthRoom>("stealth", { map: "rooms-open" });

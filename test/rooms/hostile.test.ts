@@ -90,6 +90,7 @@ describe("huge options", () => {
     expectBoundedRefusal(await timed(colyseus.sdk.create("stealth", { map: HUGE })), /option "map" must be a map name/);
     expectBoundedRefusal(await timed(colyseus.sdk.create("stealth", { map: `a${HUGE.slice(1, 60)}` })), /unknown map "a/);
     expectBoundedRefusal(await timed(colyseus.sdk.joinOrCreate("stealth", { guards: [HUGE, HUGE] })), /option "guards"/);
+    expectBoundedRefusal(await timed(colyseus.sdk.create("stealth", { doors: HUGE })), /option "doors" must be a boolean/);
   });
 
   it("a raw matchmaking request with a 1 MB option is answered in full within a second", async () => {
