@@ -50,6 +50,8 @@ export class ChangeFeed {
     const change = this.change;
     change.stronger = stronger;
     change.pieces = pieces;
-    for (const listener of [...this.listeners]) listener(minX, minY, maxX, maxY, change);
+    // By index, not over a copy: a cloud grows every tick, and a listener leaving mid-call is rare.
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!(minX, minY, maxX, maxY, change);
   }
 }

@@ -219,13 +219,23 @@ export class Occluders {
     return id;
   }
 
-  /** Where a smoke cloud is in its life, or undefined when `id` is no cloud of this set (gone ones included). */
-  smoke(id: OccluderId): SmokeState | undefined {
+  /**
+   * Where a smoke cloud is in its life, written into `out` when given (a per-tick read need not allocate),
+   * or undefined when `id` is no cloud of this set (gone ones included).
+   */
+  smoke(id: OccluderId, out?: SmokeState): SmokeState | undefined {
     const record = this.groups.get(id);
     const s = record?.smoke;
     if (record === undefined || s === undefined) return undefined;
-    const density = smokeDensity(s.life, s.age);
-    return { x: s.x, y: s.y, radius: record.pieces[0]!.radius, density, blocking: record.pieces[0]!.active, ageSeconds: s.age, seconds: s.life.seconds };
+    const state = out ?? { x: 0, y: 0, radius: 0, density: 0, blocking: false, ageSeconds: 0, seconds: 0 };
+    state.x = s.x;
+    state.y = s.y;
+    state.radius = record.pieces[0]!.radius;
+    state.density = smokeDensity(s.life, s.age);
+    state.blocking = record.pieces[0]!.active;
+    state.ageSeconds = s.age;
+    state.seconds = s.life.seconds;
+    return state;
   }
 
   /**
@@ -237,7 +247,8 @@ export class Occluders {
     nonNegative("Occluders.advance seconds", seconds, "seconds");
     if (!Number.isFinite(seconds)) fail("Occluders.advance seconds", "must be finite", seconds);
     if (seconds === 0 || this.smokes.size === 0) return;
-    for (const id of [...this.smokes]) {
+    // Deleting the entry being visited is safe in a Set's iteration.
+    for (const id of this.smokes) {
       const record = this.groups.get(id)!;
       const s = record.smoke!;
       s.age += seconds;

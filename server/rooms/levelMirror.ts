@@ -1,5 +1,6 @@
 import type { SightlinePlugin } from "sightline/colyseus";
 import { SMOKE } from "../../shared/gameRules.js";
+import type { SmokeState } from "sightline/occluders";
 import { DoorState, SmokeCloud, type StealthState } from "../../shared/schema.js";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
 
@@ -13,6 +14,10 @@ type Culling = Pick<SightlinePlugin, "addEntity" | "removeEntity">;
  * a grenade thrown behind a wall, is no news of who is there. Runs after the step, before the culling.
  */
 export class LevelMirror {
+  /** Each door's state, in the order of the simulation's doors: no key to build per tick. */
+  private readonly doorStates: DoorState[] = [];
+  private readonly cloud: SmokeState = { x: 0, y: 0, radius: 0, density: 0, blocking: false, ageSeconds: 0, seconds: 0 };
+
   constructor(private readonly sim: StealthSimulation, private readonly state: StealthState, private readonly culling: Culling) {
     for (const door of sim.doors.list) {
       const ds = new DoorState();
@@ -20,15 +25,17 @@ export class LevelMirror {
       const key = String(door.objectId);
       state.doors.set(key, ds);
       culling.addEntity(key, ds, { radius: door.radius });
+      this.doorStates.push(ds);
     }
   }
 
   /** Doors opened and shut, clouds thrown, grown, thinned and gone in the last step. */
   sync(): void {
     const state = this.state;
-    for (const door of this.sim.doors.list) {
-      const ds = state.doors.get(String(door.objectId))!;
-      if (ds.open !== door.open) ds.open = door.open;
+    const doors = this.sim.doors.list;
+    for (let i = 0; i < doors.length; i++) {
+      const ds = this.doorStates[i]!;
+      if (ds.open !== doors[i]!.open) ds.open = doors[i]!.open;
     }
     const smokes = this.sim.smokes;
     for (const cloud of smokes.removed) {
@@ -44,7 +51,7 @@ export class LevelMirror {
       this.culling.addEntity(cloud.id, sc, { radius: SMOKE.radius });
     }
     for (const cloud of smokes.clouds.values()) {
-      const now = this.sim.occluders.smoke(cloud.occluderId);
+      const now = this.sim.occluders.smoke(cloud.occluderId, this.cloud);
       const sc = state.smokes.get(cloud.id);
       if (now === undefined || sc === undefined) continue;
       // Hundredths are plenty to draw, and spare a patch on ticks where nothing shows. The density is
