@@ -34,6 +34,7 @@ const INTEGRATION = [
   "test/scaleOut/shutdownWithoutRedis.test.ts",
   "test/scaleOut/twoProcesses.test.ts",
   "test/typecheck.test.ts",
+  "test/viewer/doorsAndSmoke.test.ts",
   "test/viewer/spectators.test.ts",
   "test/viewer/viewerPage.test.ts",
 ];

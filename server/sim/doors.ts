@@ -1,6 +1,6 @@
 import type { Body } from "planck";
 import type { OccluderId, Occluders, Point, TiledDoor } from "sightline/occluders";
-import { distanceToOutline } from "./outlineDistance.js";
+import { distanceToOutline } from "../../shared/outlineDistance.js";
 
 /** A door of the simulation: the map's object, its occluder (sight) and its body (walking). */
 export interface SimDoor {

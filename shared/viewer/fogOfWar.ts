@@ -16,10 +16,11 @@ export interface ExploredWords {
 
 /**
  * One player's fog of war over the map's tiles: what it sees now, computed here with `computeFov` from the
- * public map's opacity grid and the character's position (the server never sends it), and what it has
- * seen before, from the player's synced `explored` words when the state has them, else remembered by the
- * page itself. Tiles seen now are clear, tiles seen
- * before are veiled, the rest dark. The veil is redrawn only when the eye's tile or the memory changed.
+ * level's opacity grid (`LevelSight`: the public map's walls and doors, the doors and dense clouds as the
+ * state has them) and the character's position (the server never sends it), and what it has seen before,
+ * from the player's synced `explored` words when the state has them, else remembered by the page itself.
+ * Tiles seen now are clear, tiles seen before are veiled, the rest dark. What is seen is recomputed only
+ * when the eye's tile or the grid changed (a door, a cloud), the veil redrawn only when that or the memory did.
  */
 export class FogOfWar {
   private readonly visible: Uint8Array;
@@ -33,6 +34,8 @@ export class FogOfWar {
   private readonly next = { x: 0, y: 0 };
   private readonly radius: number;
   private exploredSum = -1;
+  /** The grid's version the sight was computed against. */
+  private gridVersion = -1;
   private dirty = true;
   private readonly reveal = (x: number, y: number): void => {
     this.visible[y * this.grid.width + x] = 1;
@@ -60,9 +63,10 @@ export class FogOfWar {
   update(x: number, y: number, explored: ExploredWords | undefined): void {
     const grid = this.grid;
     const tile = grid.eyeTile(x, y, this.next);
-    if (tile.x !== this.eye.x || tile.y !== this.eye.y) {
+    if (tile.x !== this.eye.x || tile.y !== this.eye.y || grid.version !== this.gridVersion) {
       this.eye.x = tile.x;
       this.eye.y = tile.y;
+      this.gridVersion = grid.version;
       this.visible.fill(0);
       computeFov(grid, tile.x, tile.y, this.radius, this.reveal);
       for (let i = 0; i < this.visible.length; i++) this.remembered[i]! |= this.visible[i]!;

@@ -2,10 +2,13 @@
 import type { PlayerState, StealthState } from "../schema.js";
 import type { ConeOutline } from "./coneOutline.js";
 import type { DetectionLog, Notice } from "./detectionLog.js";
+import { DoorLayer } from "./doorLayer.js";
 import type { ExploredWords, FogOfWar } from "./fogOfWar.js";
 import { drawCharacters, drawCones, drawMarks, drawObservers, type CharacterSprite, type Mark, type ObserverSprite } from "./entityLayer.js";
+import type { LevelSight } from "./levelSight.js";
 import type { MeterList, MeterReading } from "./meterList.js";
 import { drawRays } from "./rayLayer.js";
+import { SmokeLayer } from "./smokeLayer.js";
 import type { SpectatorPanel } from "./spectatorPanel.js";
 import type { Viewport } from "./viewport.js";
 
@@ -13,9 +16,10 @@ import type { Viewport } from "./viewport.js";
 export type Onlooker = { role: "player"; sessionId: string } | { role: "spectator"; sessionId: string; panel: SpectatorPanel };
 
 /**
- * One frame of the page: the map, the fog of the player in focus, the rays (spectators), the cones, the characters, the guards and
- * cameras with their meter bars, and the "?"/"!" marks; plus the meter list and the detection log.
- * Reads the room state as it is when the frame is drawn.
+ * One frame of the page: the map and its doors, the fog of the player in focus, the rays (spectators),
+ * the cones, the smoke clouds, the characters, the guards and cameras with their meter bars, and the
+ * "?"/"!" marks; plus the meter list and the detection log. Reads the room state as it is when the frame
+ * is drawn, and first hands its doors and clouds to the level's sight, which the fog and cones read.
  */
 export class LiveView {
   readonly marks: Mark[] = [];
@@ -24,6 +28,9 @@ export class LiveView {
   private readonly observers: ObserverSprite[] = [];
   private readonly characters: CharacterSprite[] = [];
   private readonly readings: MeterReading[] = [];
+  private readonly doors: DoorLayer;
+  private readonly smoke = new SmokeLayer();
+  private readonly showsEntity = (id: string): boolean => this.shows(id);
 
   constructor(
     private readonly ctx: CanvasRenderingContext2D,
@@ -35,7 +42,10 @@ export class LiveView {
     private readonly meters: MeterList,
     private readonly log: DetectionLog,
     private readonly fog: FogOfWar,
-  ) {}
+    private readonly level: LevelSight,
+  ) {
+    this.doors = new DoorLayer(level);
+  }
 
   /** The player whose fog is drawn: the own one, or the one a spectator follows ("" = none). */
   private fogFor = "";
@@ -64,7 +74,9 @@ export class LiveView {
   draw(now: number): void {
     const { ctx, view, state, onlooker } = this;
     this.frames++;
+    this.level.sync(state.doors, state.smokes);
     ctx.drawImage(this.mapLayer, 0, 0);
+    this.doors.draw(ctx, view);
     const focus = onlooker.role === "player" ? onlooker.sessionId : onlooker.panel.watchedPlayer;
     if (focus !== this.fogFor) {
       this.fogFor = focus;
@@ -110,6 +122,7 @@ export class LiveView {
     });
 
     drawCones(ctx, view, observers, this.cones);
+    this.smoke.draw(ctx, view, state.smokes, this.showsEntity);
     drawCharacters(ctx, view, characters);
     drawObservers(ctx, view, observers);
     this.log.flush(this.marks, now, (id) => this.observerAt(id), (player) => (player === focus && onlooker.role === "player" ? "you" : player));

@@ -1,12 +1,16 @@
 /// <reference lib="dom" />
+import { DOOR_REACH, SMOKE } from "../gameRules.js";
 import { ConeOutline } from "./coneOutline.js";
-import { opacityGridFromTiled } from "sightline/fov";
 import { DetectionLog } from "./detectionLog.js";
 import { FogOfWar } from "./fogOfWar.js";
+import { GearLine } from "./gearLine.js";
 import { fillLegend } from "./legend.js";
+import { LevelSight } from "./levelSight.js";
 import { LiveView, type Onlooker } from "./liveView.js";
 import { drawMapLayer } from "./mapLayer.js";
 import { MeterList } from "./meterList.js";
+import { NoticeLine } from "./noticeLine.js";
+import { PlayerActions, type MessageSender } from "./playerActions.js";
 import { PlayerControls, type InputSender } from "./playerControls.js";
 import { firstState, joinRequestFrom, joinStealthRoom } from "./roomConnection.js";
 import { SpectatorPanel } from "./spectatorPanel.js";
@@ -26,12 +30,21 @@ export interface ViewerProbe {
   rayMessages(): number;
   /** The canvas pixel a world point (meters) is drawn at. */
   toCanvas(x: number, y: number): { x: number; y: number };
-  /** The own character, meters and radians (players only). */
-  self(): { x: number; y: number; facing: number; crouch: boolean } | null;
+  /** The own character, meters and radians, and its smoke grenades left (players only). */
+  self(): { x: number; y: number; facing: number; crouch: boolean; smokes: number } | null;
   /** Guards and cameras on screen now, meters. */
   observers(): { id: string; x: number; y: number; alert: string }[];
   /** Ids of the players on screen now. */
   players(): string[];
+  /**
+   * Every door of the map: its Tiled object id, the centre of its outline's box (meters), whether the page
+   * draws it open, and whether the state has it now (else the page shows the last it knew).
+   */
+  doors(): { id: number; x: number; y: number; open: boolean; inState: boolean }[];
+  /** The smoke clouds on screen now, meters. */
+  smokes(): { id: string; x: number; y: number; radius: number; density: number }[];
+  /** Whether the page's sight grid (its fog of war) holds the tile under (x, y) meters opaque now. */
+  opaqueAt(x: number, y: number): boolean;
 }
 
 declare global {
@@ -53,6 +66,9 @@ const probe: ViewerProbe = {
   self: () => null,
   observers: () => [],
   players: () => [],
+  doors: () => [],
+  smokes: () => [],
+  opaqueAt: () => false,
 };
 window.sightlineViewer = probe;
 
@@ -80,20 +96,31 @@ async function start(): Promise<void> {
   canvas.height = view.height;
   const ctx = canvas.getContext("2d")!;
   byId<HTMLElement>("spectator").hidden = !spectating;
+  byId<HTMLElement>("gear").hidden = spectating;
+  byId<HTMLElement>("door-reach").textContent = String(DOOR_REACH);
+  byId<HTMLElement>("throw-range").textContent = String(SMOKE.throwRange);
   fillLegend(byId<HTMLUListElement>("legend"), spectating);
+  // The server's occluders, mirrored: the fog and the cones stop at shut doors and dense smoke as sight does.
+  const level = new LevelSight(mapJson, map);
+  const notices = new NoticeLine(byId<HTMLElement>("notice"));
 
   let onlooker: Onlooker;
   let controls: PlayerControls | undefined;
+  let actions: PlayerActions | undefined;
+  const ownCharacter = () => state.players?.get(room.sessionId);
   if (panel !== undefined) {
     onlooker = { role: "spectator", sessionId: room.sessionId, panel };
     probe.rayMessages = () => panel.rayMessages;
   } else {
     onlooker = { role: "player", sessionId: room.sessionId };
-    controls = new PlayerControls(canvas, view, room.input({ mode: "reliable" }) as InputSender, () => state.players?.get(room.sessionId));
+    controls = new PlayerControls(canvas, view, room.input({ mode: "reliable" }) as InputSender, ownCharacter);
     controls.start();
+    actions = new PlayerActions(canvas, view, room as MessageSender, level, ownCharacter, (text) => notices.show(text, "page"));
+    actions.start();
   }
+  const gear = spectating ? undefined : new GearLine(byId<HTMLElement>("grenades"));
   const events = byId<HTMLOListElement>("events");
-  const live = new LiveView(ctx, view, drawMapLayer(map, view), new ConeOutline(map), state, onlooker, new MeterList(byId<HTMLUListElement>("meters"), spectating ? "no meters" : "nobody is aware of you"), new DetectionLog(events), new FogOfWar(opacityGridFromTiled(mapJson), view));
+  const live = new LiveView(ctx, view, drawMapLayer(map, view), new ConeOutline(map, level), state, onlooker, new MeterList(byId<HTMLUListElement>("meters"), spectating ? "no meters" : "nobody is aware of you"), new DetectionLog(events), new FogOfWar(level.grid, view), level);
 
   room.onMessage("round", (r: { type: string; by?: string }) => {
     const line = document.createElement("li");
@@ -101,11 +128,15 @@ async function start(): Promise<void> {
     line.dataset.type = r.type;
     events.prepend(line);
   });
-  room.onMessage("error", (e: { code: string; message: string }) => console.warn(`server: ${e.code}: ${e.message}`));
+  room.onMessage("error", (e: { code: string; message: string }) => {
+    console.warn(`server: ${e.code}: ${e.message}`);
+    notices.show(`refused: ${e.message}`, "server");
+  });
   room.onDrop(() => setStatus("reconnecting", "connection lost, reconnecting…"));
   room.onReconnect(() => setStatus("connected", connectedText()));
   room.onLeave((code, reason) => {
     controls?.stop();
+    actions?.stop();
     setStatus("disconnected", `disconnected (${code}${reason ? `: ${reason}` : ""})`);
   });
 
@@ -116,7 +147,7 @@ async function start(): Promise<void> {
   probe.toCanvas = (x, y) => ({ x: view.x(x), y: view.y(y) });
   probe.self = () => {
     const p = state.players?.get(room.sessionId);
-    return p === undefined ? null : { x: p.x, y: p.y, facing: p.facing, crouch: p.crouch };
+    return p === undefined ? null : { x: p.x, y: p.y, facing: p.facing, crouch: p.crouch, smokes: p.smokes };
   };
   probe.observers = () => {
     const out: { id: string; x: number; y: number; alert: string }[] = [];
@@ -128,6 +159,19 @@ async function start(): Promise<void> {
     return out;
   };
   probe.players = () => [...(state.players?.keys() ?? [])].filter((id) => live.shows(id));
+  probe.doors = () => level.doors.map((d, i) => {
+    const xs = d.outline.map((p) => p.x);
+    const ys = d.outline.map((p) => p.y);
+    return { id: d.id, x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2, open: level.isOpen(i), inState: state.doors?.has(String(d.id)) ?? false };
+  });
+  probe.smokes = () => {
+    const out: { id: string; x: number; y: number; radius: number; density: number }[] = [];
+    state.smokes?.forEach((c, id) => {
+      if (live.shows(id)) out.push({ id, x: c.x, y: c.y, radius: c.radius, density: c.density });
+    });
+    return out;
+  };
+  probe.opaqueAt = (x, y) => level.opaqueAt(x, y);
   setStatus("connected", connectedText());
 
   const frame = (now: number) => {
@@ -137,6 +181,7 @@ async function start(): Promise<void> {
       onlooker.panel.listPlayers(players);
     }
     live.draw(now);
+    gear?.show(ownCharacter()?.smokes);
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);

@@ -28,7 +28,19 @@ export const MAP_COLOURS = Object.freeze({
   exit: "rgba(42, 157, 143, 0.55)",
   exitEdge: "#1f7a6f",
   spawn: "#6b6b6b",
+  /** A shut door's fill (opaque, so the test can read it back); an open one is drawn with its edge only. */
+  door: "#a0612f",
+  doorEdge: "#5c3414",
 });
+
+/** Smoke clouds: a translucent grey, cool against the warm floor. */
+export const SMOKE_COLOURS = Object.freeze({
+  fill: "#9aa1ae",
+  edge: "#7d8594",
+});
+
+/** A cloud's opacity at full density; it falls with the density. */
+export const SMOKE_ALPHA = 0.7;
 
 export const CHARACTER_COLOURS = Object.freeze({
   /** The player's own character. */

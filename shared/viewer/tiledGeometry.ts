@@ -8,6 +8,12 @@ import { readTiledMap, type Point } from "sightline/occluders";
 
 export type { Point };
 
+export interface MapDoor {
+  id: number;
+  outline: Point[];
+  open: boolean;
+}
+
 export interface MapGeometry {
   /** Meters. */
   width: number;
@@ -21,6 +27,8 @@ export interface MapGeometry {
   walls: Point[][];
   /** Solid, see-through outlines (windows). */
   glass: Point[][];
+  /** Doors: the Tiled object id (the key of `state.doors`), outline, and whether the map starts it open. */
+  doors: MapDoor[];
   exits: Point[][];
   spawns: { name: string; x: number; y: number }[];
   /** One byte per tile, row-major: 1 where a solid tile is. */
@@ -40,6 +48,7 @@ export function readTiledGeometry(json: unknown): MapGeometry {
     rows: level.rows,
     walls: level.walls,
     glass: level.glass,
+    doors: level.doors.map((d) => ({ id: d.id, outline: d.outline, open: d.open })),
     exits: [],
     spawns: [],
     solidTiles: new Uint8Array(level.columns * level.rows),

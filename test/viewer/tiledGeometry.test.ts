@@ -5,13 +5,15 @@ import { loadMapFile } from "../../server/sim/tiledMap.js";
 import { readTiledGeometry } from "../../shared/viewer/tiledGeometry.js";
 
 describe("the viewer reads a public map as the server reads the file", () => {
-  it.each(["demo", "vault", "compound"])("%s: the same grid, walls, glass, exits and spawns, and solid tiles tile by tile", (name) => {
+  it.each(["demo", "vault", "compound"])("%s: the same grid, walls, glass, doors, exits and spawns, and solid tiles tile by tile", (name) => {
     const server = loadMapFile(`${MAPS_DIR}${name}.tmj`);
     const viewer = readTiledGeometry(loadMapFile(`${MAPS_DIR}${name}.tmj`).publicSource);
     expect([viewer.columns, viewer.rows, viewer.tileWidth, viewer.tileHeight, viewer.width, viewer.height])
       .toEqual([server.columns, server.rows, server.tileWidth, server.tileHeight, server.width, server.height]);
     expect(viewer.walls).toEqual(server.walls);
     expect(viewer.glass).toEqual(server.glass);
+    expect(viewer.doors).toEqual(server.doors.map(({ id, outline, open }) => ({ id, outline, open })));
+    expect(viewer.doors.length).toBeGreaterThan(0);
     expect(viewer.exits).toEqual(server.exits);
     expect(viewer.spawns).toEqual(server.spawns.map(({ name: n, x, y }) => ({ name: n, x, y })));
     const tiles = rasterizeOpacity({

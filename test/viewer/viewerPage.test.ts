@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { ARTIFACTS, startServer, steer, viewerPerFile } from "../fixtures/viewerBrowser.js";
 import { computeFov, opacityGridFromTiled } from "../../shared/fov/index.js";
 import { PLAYER_SIGHT_RANGE } from "../../shared/gameRules.js";
 import { ALERT_COLOURS, CHARACTER_COLOURS, MAP_COLOURS, rgbOf } from "../../shared/viewer/palette.js";
@@ -11,76 +10,9 @@ import type { ViewerProbe } from "../../shared/viewer/main.js";
 // `npm start` on a free loopback port: it connects, draws, walks with the keyboard, turns with the mouse,
 // and the guard it walks in front of changes colour on the canvas.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const TOKEN = "viewer-test-token";
-const ARTIFACTS = "test-artifacts";
-// Without the background-networking flags Chromium keeps dialling Google's hosts, which this closed network refuses.
-const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-let server: ChildProcess | undefined;
-let base = "";
-let browser: Browser | undefined;
-/** Why the browser or the server could not start: each test that needs them fails with it (never a skip). */
-let setupFailure: Error | undefined;
-
-/** Starts `server/index.ts` as `npm start` does, on a free loopback port; resolves with the viewer's address. */
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      // Nobody else holds the child yet: stop it here, or it outlives the test run.
-      child.kill("SIGKILL");
-      reject(new Error(`the server printed no viewer address within 20 s:\n${output}`));
-    }, 20_000);
-    child.stdout!.on("data", () => {
-      const m = /viewer: (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
-      if (m !== null) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]! });
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    setupFailure = new Error(
-      `Chromium is not installed at ${CHROMIUM}, and the viewer test needs it. Install Debian's package ` +
-        "(apt-get update && apt-get install -y chromium; .ci/run does this) or point CHROMIUM_PATH at a Chromium binary.",
-    );
-    return;
-  }
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const launched = chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 20_000 }).then((b) => (browser = b));
-  const started = startServer({ SPECTATOR_TOKEN: TOKEN }).then((s) => {
-    server = s.child;
-    base = s.url;
-  });
-  // Both settle before the verdict, so afterAll stops whichever did start.
-  const [b, s] = await Promise.allSettled([launched, started]);
-  for (const r of [b, s]) if (r.status === "rejected") setupFailure ??= r.reason as Error;
-}, 40_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (server !== undefined && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once("exit", resolve));
-    server.kill("SIGTERM");
-    const timer = setTimeout(() => server!.kill("SIGKILL"), 5000);
-    await exited;
-    clearTimeout(timer);
-  }
-});
+const rig = viewerPerFile({ SPECTATOR_TOKEN: TOKEN });
 
 type Probe = ViewerProbe;
 type Rgb = [number, number, number];
@@ -89,9 +21,9 @@ const probe = <T>(page: Page, read: (p: Probe) => T): Promise<T> => page.evaluat
 
 /** Opens the page and waits until it has joined and drawn. */
 async function openViewer(query: string): Promise<Page> {
-  const page = await browser!.newPage({ viewport: { width: 1400, height: 820 } });
+  const page = await rig().browser.newPage({ viewport: { width: 1400, height: 820 } });
   page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
-  await page.goto(`${base}/${query}`);
+  await page.goto(`${rig().base}/${query}`);
   await page.waitForFunction(() => window.sightlineViewer !== undefined && window.sightlineViewer.status !== "connecting", null, { timeout: 15_000 });
   return page;
 }
@@ -111,23 +43,6 @@ function observerPixel(page: Page, id: string): Promise<{ rgb: Rgb; alert: strin
 const near = (a: Rgb, b: Rgb, tolerance = 3) => a.every((c, i) => Math.abs(c - b[i]!) <= tolerance);
 const paletteName = (rgb: Rgb) => Object.entries(ALERT_COLOURS).find(([, hex]) => near(rgb, rgbOf(hex)))?.[0];
 
-/** Holds the WASD keys that point toward (dx, dy) (eight directions), releasing the others. */
-async function steer(page: Page, held: Set<string>, dx: number, dy: number): Promise<void> {
-  const len = Math.hypot(dx, dy) || 1;
-  const want = new Set<string>();
-  if (dx / len > 0.38) want.add("KeyD");
-  if (dx / len < -0.38) want.add("KeyA");
-  if (dy / len > 0.38) want.add("KeyS");
-  if (dy / len < -0.38) want.add("KeyW");
-  for (const key of [...held]) if (!want.has(key)) {
-    await page.keyboard.up(key);
-    held.delete(key);
-  }
-  for (const key of want) if (!held.has(key)) {
-    await page.keyboard.down(key);
-    held.add(key);
-  }
-}
 
 /** Walks the own character with the keyboard until `done` says so (or `ms` pass), steering at `target` every 50 ms. */
 async function walk(page: Page, target: () => Promise<{ x: number; y: number }>, done: () => Promise<boolean>, ms: number): Promise<boolean> {
@@ -149,7 +64,7 @@ async function walk(page: Page, target: () => Promise<{ x: number; y: number }>,
 
 describe("the live viewer page", () => {
   it("connects, draws the map and the fog of war, walks with WASD, turns with the mouse, crouches, and the guard it walks in front of changes colour", async () => {
-    if (setupFailure !== undefined) throw setupFailure;
+    rig();
     const page = await openViewer("?spawn=C");
     expect(await probe(page, (p) => p.status)).toBe("connected");
     expect(await probe(page, (p) => p.role)).toBe("player");
@@ -197,7 +112,7 @@ describe("the live viewer page", () => {
 
     // Fog memory: tiles the spawn saw that the wall now hides (shared/fov decides which, as the page and the
     // server do) are under the lighter veil of tiles seen before, neither clear nor dark.
-    const grid = opacityGridFromTiled(await (await fetch(`${base}/maps/demo.tmj`)).json());
+    const grid = opacityGridFromTiled(await (await fetch(`${rig().base}/maps/demo.tmj`)).json());
     const sightFrom = (x: number, y: number) => {
       const seen = new Set<number>();
       const eye = grid.eyeTile(x, y, { x: 0, y: 0 });

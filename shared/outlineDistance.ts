@@ -1,10 +1,9 @@
-import type { Point } from "sightline/occluders";
-
 /**
  * How far the point (x, y) is from a simple polygon's area, meters: 0 inside or on it, else the distance
- * to its nearest edge. For doors: who is in a doorway, and who stands close enough to reach a door.
+ * to its nearest edge. The demo's rule for doors, on the server and in the viewer alike: who is in a
+ * doorway, and who stands close enough (`DOOR_REACH`) to open or shut a door. Browser-safe: no imports.
  */
-export function distanceToOutline(outline: readonly Point[], x: number, y: number): number {
+export function distanceToOutline(outline: readonly { x: number; y: number }[], x: number, y: number): number {
   let inside = false;
   let best = Infinity;
   for (let i = 0, j = outline.length - 1; i < outline.length; j = i++) {
