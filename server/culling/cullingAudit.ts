@@ -1,8 +1,8 @@
 import type { Occluders } from "../occluders/occluders.js";
 import { VisionSystem } from "../vision/visionSystem.js";
-import { segmentTouchesBox } from "../../shared/math/rayCast.js";
 import { HIDDEN_MARGIN } from "./pairVerdicts.js";
 import type { PotentialSight } from "./potentialSight.js";
+import { RecentOccluderChanges } from "./recentOccluderChanges.js";
 import { Reveals } from "./reveals.js";
 import type { ViewKeeper } from "./viewKeeper.js";
 
@@ -117,20 +117,17 @@ export class CullingAudit {
 
   /** Range of the truth's observers, meters: the sight's range when they were last set. */
   private truthRange: number;
-  /** Boxes (meters) where occluders changed, with the tick they took effect, for the last HISTORY ticks. */
-  private readonly changes: { at: number; minX: number; minY: number; maxX: number; maxY: number }[] = [];
-  private readonly stopListening: () => void;
+  private readonly changes: RecentOccluderChanges;
 
   constructor(occluders: Occluders, private readonly sight: PotentialSight, private readonly keeper: ViewKeeper, private readonly reveals: Reveals, private readonly options: CullingAuditOptions) {
     this.truth = new VisionSystem(occluders, { raysPerTick: Infinity });
     this.truthRange = sight.range;
-    // A wall taken away shows at once what it hid: no client could have had it a round trip earlier.
-    this.stopListening = occluders.onChange((minX, minY, maxX, maxY) => this.changes.push({ at: this.tick + 1, minX, minY, maxX, maxY }));
+    this.changes = new RecentOccluderChanges(occluders, () => this.tick, HISTORY);
   }
 
   /** Releases the truth engine's listeners. */
   dispose(): void {
-    this.stopListening();
+    this.changes.dispose();
     this.truth.dispose();
   }
 
@@ -229,7 +226,7 @@ export class CullingAudit {
       this.sight.read(c.character, me);
       let eyePlaced = false;
       const reachBase = this.sight.range;
-      const recentChange = this.changedWithin(delay);
+      const recentChange = this.changes.within(delay);
       for (const id of this.sight.entityIds()) {
         if (id === c.character || this.sight.teamOf(id) === team) continue;
         const history = c.history.get(id) ?? 0;
@@ -240,7 +237,7 @@ export class CullingAudit {
         if ((it.x - me.x) ** 2 + (it.y - me.y) ** 2 > reach * reach) continue;
         if (this.teleportedWithin(id, delay + 1)) continue;
         // The view the client has now, or the one that came with the latest change to what lies between.
-        const lag = recentChange ? this.lagNear(me, it, delay) : delay;
+        const lag = recentChange ? this.changes.lagNear(me, it, (delay + 1) * o.teleportDistance + me.radius + it.radius, delay) : delay;
         if ((history >> lag & 1) === 1) continue;
         this.counts.truthChecks++;
         if (!eyePlaced) {
@@ -354,31 +351,6 @@ export class CullingAudit {
       for (const m of this.potential.values()) m.delete(id);
       for (const c of this.clients.values()) c.history.delete(id);
     }
-  }
-
-  /** Whether occluders changed anywhere within the last `delay` ticks (this one included). */
-  private changedWithin(delay: number): boolean {
-    const changes = this.changes;
-    while (changes.length > 0 && this.tick - changes[0]!.at >= HISTORY) changes.shift();
-    return changes.length > 0 && this.tick - changes[changes.length - 1]!.at <= delay;
-  }
-
-  /**
-   * How many ticks old the view is that must hold an entity the character sees now: `delay` (what the
-   * client has received by now), or fewer when occluders changed since near enough to the segment between
-   * the two (grown by how far both could have moved meanwhile) to have hidden one from the other: then the
-   * ticks since the latest such change, whose patch told the client of it.
-   */
-  private lagNear(a: { x: number; y: number; radius: number }, b: { x: number; y: number; radius: number }, delay: number): number {
-    const grow = (delay + 1) * this.options.teleportDistance + a.radius + b.radius;
-    const changes = this.changes;
-    for (let i = changes.length - 1; i >= 0; i--) {
-      const c = changes[i]!;
-      const age = this.tick - c.at;
-      if (age > delay) break;
-      if (segmentTouchesBox(a.x, a.y, b.x - a.x, b.y - a.y, 1, c.minX - grow, c.minY - grow, c.maxX + grow, c.maxY + grow)) return Math.max(0, age);
-    }
-    return delay;
   }
 
   private teleportedWithin(id: string, ticks: number): boolean {

@@ -1,20 +1,21 @@
 import { Vec2, type Body } from "planck";
 import { Occluders } from "sightline/occluders";
 import { DEFAULT_MOVEMENT_RULES, type MovementRules, type Motion } from "../../shared/movement/applyInput.js";
-import { AwarenessModel, VisionSystem, type AwarenessOptions, type DetectionEvent, type ObserverState, type VisionOptions, type VisionTickReport } from "sightline";
+import { AwarenessModel, VisionSystem, type AwarenessOptions, type DetectionEvent, type ObserverState, type VisionOptions } from "sightline";
 import { CHARACTER_RADIUS, DOOR_REACH, SMOKE, TICK_RATE } from "../../shared/gameRules.js";
 import { cameraFacing } from "./cameraSweep.js";
 import { createCharacterBody } from "./characterBody.js";
-import { DEFAULT_GUARD_RULES, GuardBrain, type GuardCommand, type GuardRules } from "./guardBrain.js";
+import { DEFAULT_GUARD_RULES, GuardBrain, type GuardRules } from "./guardBrain.js";
 import { GuardSensing } from "./guardSensing.js";
 import { Doors } from "./doors.js";
 import { buildMapWorld, type MapWorld } from "./mapWorld.js";
 import { NavGrid } from "./navGrid.js";
 import { PatrolRoute } from "./patrolRoute.js";
 import { SmokeGrenades } from "./smokeGrenades.js";
-import type { CameraPlacement, GuardPlacement, StealthMap } from "./tiledMap.js";
+import type { StealthMap } from "./tiledMap.js";
 import { TravelCap } from "./travelCap.js";
 import { wanderingGuardPlacements } from "./wanderingGuards.js";
+import type { RoundEvent, SimCamera, SimGuard, SimPlayer, StepResult } from "./simEntities.js";
 import { fraction, inRange, integer, nonNegative } from "../../shared/validation/rangeChecks.js";
 
 /** Options of a {@link StealthSimulation}; every field optional. */
@@ -40,59 +41,7 @@ export interface SimulationOptions {
   extraGuards?: number;
 }
 
-/** A player character in the simulation. */
-export interface SimPlayer {
-  readonly id: string;
-  readonly body: Body;
-  team: string;
-  /** The spawn it asked for at join (captures and escapes send it back there), else round-robin. */
-  spawn: string | undefined;
-  /** Radians. */
-  facing: number;
-  crouch: boolean;
-  /** Velocity asked for, m/s (from the last applied input). */
-  vx: number;
-  vy: number;
-  caught: number;
-  escapes: number;
-  /** Smoke grenades left (refilled at every respawn). */
-  smokes: number;
-}
-
-/** A patrolling guard. Its id is `guard:<name>` (or `guard:<object id>` when unnamed). */
-export interface SimGuard {
-  readonly id: string;
-  readonly placement: GuardPlacement;
-  readonly body: Body;
-  readonly brain: GuardBrain;
-  readonly command: GuardCommand;
-}
-
-/** A sweeping camera. Its id is `camera:<name>` (or `camera:<object id>`). */
-export interface SimCamera {
-  readonly id: string;
-  readonly placement: CameraPlacement;
-  facing: number;
-}
-
-/** A round outcome: a player reached an exit, or an alerted guard caught them. Both respawn the player. */
-export interface RoundEvent {
-  type: "escaped" | "caught";
-  playerId: string;
-  /** The guard that caught them. */
-  by?: string;
-}
-
-/** What one {@link StealthSimulation.step} did. */
-export interface StepResult {
-  tick: number;
-  vision: VisionTickReport;
-  /** Detection events of this step, in order, including a catcher's `cleared` (valid until the next step). */
-  events: readonly DetectionEvent[];
-  round: readonly RoundEvent[];
-  /** Doors that opened or shut at the start of this step. */
-  doorsToggled: number;
-}
+export type { RoundEvent, SimCamera, SimGuard, SimPlayer, StepResult } from "./simEntities.js";
 
 /** Headroom of {@link StealthSimulation.topSpeed} over the fastest configured speed. */
 const SPEED_MARGIN = 1.1;
