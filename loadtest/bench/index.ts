@@ -4,6 +4,7 @@
  */
 import { awarenessCalibrationBench } from "./awarenessCalibration.js";
 import { cullingBench } from "./culling.js";
+import { doorsBench } from "./doors.js";
 import { fovBench } from "./fov.js";
 import { roomTickBench } from "./roomTick.js";
 import { visionPassBench } from "./visionPass.js";
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<void> | void> = {
   "awareness-calibration": awarenessCalibrationBench,
   "room-tick": roomTickBench,
   culling: cullingBench,
+  doors: doorsBench,
   fov: fovBench,
 };
 
