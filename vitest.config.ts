@@ -14,6 +14,7 @@ const INTEGRATION = [
   "test/examples/fogOfWar.test.ts",
   "test/fov/exploredRoom.test.ts",
   "test/loadtest/cli.test.ts",
+  "test/loadtest/levelPlay.test.ts",
   "test/loadtest/peersCommand.test.ts",
   "test/loadtest/plainPeer.test.ts",
   "test/loadtest/serverFigures.test.ts",

@@ -1,8 +1,12 @@
 import type { Room } from "@colyseus/sdk";
 import type { RecordableHistogram } from "node:perf_hooks";
 import { applyInput, DEFAULT_MOVEMENT_RULES, type Motion } from "../shared/movement/applyInput.js";
+import { seededRandom } from "../shared/seededRandom.js";
 import { BotBehaviour, type BotKind } from "./botBehaviour.js";
+import type { DoorsInView } from "./botDoors.js";
+import { BotLevelPlay, type PlaySight } from "./botLevelPlay.js";
 import type { ErrorTally } from "./errorTally.js";
+import { countRefusal, refusedPlay, type LevelPlay, type LevelPlayTally } from "./levelPlay.js";
 import { MeteredClient, type Traffic } from "./meteredClient.js";
 import { servedLocally } from "./servingHost.js";
 import type { PublicLevel } from "./publicMap.js";
@@ -27,8 +31,12 @@ export interface BotContext {
   holdLimit: number | undefined;
   /** Sums over decoding bots' checks. */
   views: ViewTally;
-  /** Frames the bots sent (input frames, pings, leaves). */
+  /** Frames the bots sent (input frames, pings, door and smoke requests, leaves). */
   sent: { frames: number };
+  /** How bots use doors and smoke grenades; undefined with `--level-play off` (they never ask for either). */
+  levelPlay: LevelPlay | undefined;
+  /** What they asked of doors and smoke, and what the room refused. */
+  play: LevelPlayTally;
   /**
    * Join round trips into existing rooms (matchmaking request to joined room), ms, by whether the room was on the process
    * the bot matchmade through (`local`) or on another one (`cross`, with several processes).
@@ -53,10 +61,17 @@ interface Positioned {
   x: number;
   y: number;
 }
+interface DecodedPlayer extends Positioned {
+  team: string;
+  /** Owner-only: grenades left, and each guard's or camera's awareness of the character. */
+  smokes?: number;
+  meters?: ReadonlyMap<string, { state: string }>;
+}
 interface DecodedState {
-  players?: ReadonlyMap<string, Positioned & { team: string }>;
+  players?: ReadonlyMap<string, DecodedPlayer>;
   guards?: ReadonlyMap<string, Positioned>;
   cameras?: ReadonlyMap<string, Positioned>;
+  doors?: DoorsInView;
 }
 interface InputFrame {
   data: { seq: number; moveX: number; moveY: number; facing: number; crouch: boolean };
@@ -97,6 +112,10 @@ export class Bot {
   roomId: string | undefined;
   private input: InputFrame | undefined;
   private readonly behaviour: BotBehaviour;
+  /** Its doors and grenades; undefined with level play off. */
+  private readonly play: BotLevelPlay | undefined;
+  /** What a decoding bot's level play sees, refreshed every tick (one object, not one a tick). */
+  private readonly sight: PlaySight = { sessionId: "", me: undefined, doors: undefined, players: undefined, guards: undefined };
   private readonly motion: Motion = { vx: 0, vy: 0, facing: 0, crouch: false };
   private seq = 0;
   private x: number;
@@ -127,6 +146,24 @@ export class Bot {
     this.behaviour = new BotBehaviour(kind, ctx.level.nav, ctx.level.map, random, ctx.tickSeconds);
     this.x = spawn.x;
     this.y = spawn.y;
+    // Drawn whether or not the bot plays the level: turning level play off leaves the bot's other draws as they were.
+    const playRandom = seededRandom(Math.floor(random() * 2 ** 31));
+    if (ctx.levelPlay !== undefined) {
+      this.play = new BotLevelPlay(ctx.levelPlay, playRandom, decodes, ctx.tickSeconds, ctx.level.map, (type, payload) => {
+        this.room?.send(type, payload);
+        ctx.sent.frames++;
+      }, ctx.play);
+    }
+  }
+
+  /** Whether this bot shuts doors behind it (a seeded share of bots do, with level play on). */
+  get shutsDoors(): boolean {
+    return this.play?.shutsDoors === true;
+  }
+
+  /** Sends the bot to `goal` (meters) from where it is now, as if it had picked that goal itself. */
+  headFor(goal: { x: number; y: number }): void {
+    this.behaviour.headFor(this.x, this.y, goal);
   }
 
   /**
@@ -155,7 +192,7 @@ export class Bot {
     room.reconnection.enabled = false;
     this.input = room.input({ mode: "reliable" }) as unknown as InputFrame;
     room.onMessage("round", () => this.backToSpawn());
-    room.onMessage("error", (e: { code?: string; message?: string }) => this.ctx.errors.add("serverError", `bot ${this.index}: ${e?.code} ${e?.message}`));
+    room.onMessage("error", (e: { code?: string; message?: string }) => this.onError(e));
     room.onError((code, message) => this.ctx.errors.add("roomError", `bot ${this.index}: ${code} ${message ?? ""}`));
     room.onLeave((code) => {
       if (this.phase === "in") this.ctx.errors.add("dropped", `bot ${this.index} closed by the server with code ${code}`);
@@ -177,8 +214,15 @@ export class Bot {
       this.y = me.y;
       if (this.behaviour.kind === "blunderer") guard = this.nearestGuard(state!);
       if (++this.ticks % CHECK_EVERY_TICKS === 0) this.checkView(state!, me.team, now);
+      const sight = this.sight;
+      sight.sessionId = this.room.sessionId;
+      sight.me = me;
+      sight.doors = state!.doors;
+      sight.players = state!.players;
+      sight.guards = state!.guards;
     }
-    const intent = this.behaviour.steer(this.x, this.y, guard);
+    let intent = this.behaviour.steer(this.x, this.y, guard);
+    if (this.play !== undefined) intent = this.play.steer(intent, this.x, this.y, this.behaviour, this.decodes ? this.sight : undefined, now);
     const data = this.input.data;
     data.seq = ++this.seq;
     data.moveX = intent.moveX;
@@ -235,7 +279,7 @@ export class Bot {
     if (!applyInput(intent, this.motion, DEFAULT_MOVEMENT_RULES)) return;
     const nx = this.x + this.motion.vx * this.ctx.tickSeconds;
     const ny = this.y + this.motion.vy * this.ctx.tickSeconds;
-    if (this.ctx.level.nav.walkable(this.x, this.y, nx, ny)) {
+    if (this.ctx.level.nav.walkable(this.x, this.y, nx, ny) && this.play?.blocks(this.x, this.y, nx, ny) !== true) {
       this.x = nx;
       this.y = ny;
     }
@@ -246,6 +290,21 @@ export class Bot {
     this.x = this.spawn.x;
     this.y = this.spawn.y;
     this.behaviour.reset();
+    this.play?.respawned();
+  }
+
+  /**
+   * The room's `error` message. A door or grenade it turns down is part of playing (counted, not an error);
+   * anything else means the bot sent what it must not.
+   */
+  private onError(e: { code?: string; message?: string } | undefined): void {
+    const refused = refusedPlay(e);
+    if (refused === undefined) {
+      this.ctx.errors.add("serverError", `bot ${this.index}: ${e?.code} ${e?.message}`);
+      return;
+    }
+    countRefusal(this.ctx.play, `bot ${this.index}: ${e!.message}`);
+    this.play?.refused(refused, e!.message!);
   }
 
   private nearestGuard(state: DecodedState): { x: number; y: number } | undefined {

@@ -58,6 +58,8 @@ export class BotBehaviour {
   private walking = false;
   private lastX = NaN;
   private lastY = NaN;
+  /** The bot stood still last tick on purpose (at a door): not being stuck. */
+  private waited = false;
 
   constructor(
     readonly kind: BotKind,
@@ -91,7 +93,8 @@ export class BotBehaviour {
       return out;
     }
 
-    this.stuckTicks = moved ? 0 : this.stuckTicks + 1;
+    this.stuckTicks = moved || this.waited ? 0 : this.stuckTicks + 1;
+    this.waited = false;
     while (this.path.length > 0 && (this.path[0]!.x - x) ** 2 + (this.path[0]!.y - y) ** 2 < 0.09) this.path.shift();
     if (this.kind === "blunderer" && guard !== undefined && this.random() < 0.05) this.plan(x, y, guard);
     if (this.path.length === 0 || this.stuckTicks > STUCK_TICKS) {
@@ -123,12 +126,37 @@ export class BotBehaviour {
     return out;
   }
 
+  /** The rest of the path being walked (the next waypoint first); empty when standing. Not to be modified. */
+  get ahead(): readonly Waypoint[] {
+    return this.path;
+  }
+
+  /**
+   * Overrides this tick's intent (from `steer`): stand still facing `facing`, e.g. at a door the bot asked to
+   * open. Standing so does not count toward giving up on the path.
+   */
+  wait(facing: number): Intent {
+    this.waited = true;
+    this.intent.moveX = 0;
+    this.intent.moveY = 0;
+    this.intent.facing = facing;
+    return this.intent;
+  }
+
+  /** Walks to `goal` from (x, y) now, as if it were the goal the bot picked (a scenario's way to set its course). */
+  headFor(x: number, y: number, goal: Waypoint): void {
+    this.stopTicks = 0;
+    this.stuckTicks = 0;
+    this.plan(x, y, goal);
+  }
+
   /** The bot was sent back to a spawn (caught or escaped): whatever it was doing is moot. */
   reset(): void {
     this.path.length = 0;
     this.stopTicks = 0;
     this.stuckTicks = 0;
     this.walking = false;
+    this.waited = false;
     this.lastX = NaN;
   }
 

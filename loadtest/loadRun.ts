@@ -4,6 +4,7 @@ import { seededRandom } from "../shared/seededRandom.js";
 import { Bot, type BotContext, type ViewTally } from "./bot.js";
 import { BOT_KINDS } from "./botBehaviour.js";
 import { ErrorTally } from "./errorTally.js";
+import { levelPlayOn, newLevelPlayTally, type LevelPlayTally } from "./levelPlay.js";
 import { JoinProbe } from "./probe/joinProbe.js";
 import type { ProbeReport } from "./probe/probeMessages.js";
 import type { Traffic } from "./meteredClient.js";
@@ -45,6 +46,8 @@ export interface RunRecord {
   joins: { local: number[]; cross: number[] };
   /** What the join probe timed while measuring (`--join-probe`), or why it has nothing; undefined without one. */
   probe: ProbeReport | { error: string } | undefined;
+  /** What the bots asked of doors and smoke over the whole run, and what the room refused (all 0 with `--level-play off`). */
+  play: LevelPlayTally;
 }
 
 /**
@@ -87,6 +90,8 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
     holdLimit: undefined,
     views: { checks: 0, entitiesHeld: 0, farLeaks: 0, farLeakExamples: [] },
     sent: { frames: 0 },
+    levelPlay: options.levelPlay === "on" ? levelPlayOn(level.map) : undefined,
+    play: newLevelPlayTally(),
     joins: { local: [], cross: [] },
   };
   const random = seededRandom(options.seed);
@@ -96,8 +101,11 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
   let peak = 0;
   let nextIndex = 0;
   const roomIds: string[] = [];
+  // With level play off, our rooms are made without the map's doors too: the level without them, to set
+  // beside one with doors and smoke in play (the plain peer has neither, and takes no such option).
+  const withoutDoors = options.levelPlay === "off" && options.server !== "plain" ? { doors: false } : {};
   const createOptions = (room: number): Record<string, unknown> =>
-    options.guards === undefined ? { map: options.map } : { map: options.map, guards: options.guards[room % options.guards.length] };
+    options.guards === undefined ? { map: options.map, ...withoutDoors } : { map: options.map, guards: options.guards[room % options.guards.length], ...withoutDoors };
 
   /** Bot number `i` of the run: room i mod rooms, and within that room the k-th. */
   const newBot = (i: number): Bot => {
@@ -265,6 +273,7 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
       serverNote,
       joins: ctx.joins,
       probe: probeReport,
+      play: ctx.play,
     };
   }
   return record!;

@@ -55,6 +55,12 @@ export interface LoadTestOptions {
    */
   server: "stealth" | "plain";
   /**
+   * Whether bots use the level's doors (open a shut one on their path, and a share of them shut it behind
+   * them) and throw smoke grenades now and then. `off` compares a run without either. Always off for the
+   * plain peer, whose room has neither.
+   */
+  levelPlay: "on" | "off";
+  /**
    * Hold the run to the capacity targets (patch rate >= 19 per room, event-loop lag p99 <= 25 ms, live
    * heap growth < 10%): a miss fails it. Off, the figures are printed without targets.
    */
@@ -105,8 +111,10 @@ export const USAGE = `usage: npm run loadtest -- [flags]          (against a run
   --culling on|off       with --local: the server's culling (off: every view holds everything)
   --audit <f>            with --local: share of clients the culling audit checks, 0..1 (default 0.1)
   --server stealth|plain with --local: the server to start (default stealth); plain is the peer baseline,
-                         a plain Colyseus room of the same shape with no vision or culling (--culling and
-                         --audit do not apply to it)
+                         a plain Colyseus room of the same shape with no vision or culling (--culling,
+                         --audit and --level-play do not apply to it)
+  --level-play on|off    bots open shut doors on their way, some shut them behind them, and throw smoke
+                         grenades now and then (default on); off: neither, to compare a run without them
   --runs <n>             runs in a row, 1..10, each on a fresh local server with --local; the report
                          adds the median and worst of each figure and, per target, the runs that met it
   --results-dir <dir>    save each run's summary JSON there as <date>-<commit>-<label>-run<i>.json
@@ -142,6 +150,7 @@ const FLAGS = {
   culling: { type: "string" },
   audit: { type: "string" },
   server: { type: "string" },
+  "level-play": { type: "string" },
   targets: { type: "boolean" },
   runs: { type: "string" },
   "results-dir": { type: "string" },
@@ -175,6 +184,8 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
   const server = values.server ?? "stealth";
   if (server !== "stealth" && server !== "plain") throw new UsageError(`--server must be stealth or plain (got ${JSON.stringify(server)})`);
   if (!local && values.server !== undefined) throw new UsageError("--server picks the server --local starts, so it needs --local (for a running server, point --endpoint at it)");
+  const levelPlay = values["level-play"] ?? "on";
+  if (levelPlay !== "on" && levelPlay !== "off") throw new UsageError(`--level-play must be on or off (got ${JSON.stringify(levelPlay)})`);
   const clients = integer(values.clients, "--clients", 16, 1, MAX_CLIENTS);
   const rooms = integer(values.rooms, "--rooms", 1, 1, MAX_CLIENTS);
   if (rooms > clients) throw new UsageError(`--rooms (${rooms}) cannot exceed --clients (${clients}): every room is created by a bot`);
@@ -228,6 +239,8 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
     culling,
     audit: fraction(values.audit, "--audit", 0.1),
     server,
+    // The peer's room has no doors or grenades: asking it would only be answered with errors.
+    levelPlay: server === "plain" ? "off" : levelPlay,
     targets: values.targets === true,
     runs: integer(values.runs, "--runs", 1, 1, 10),
     resultsDir: values["results-dir"],

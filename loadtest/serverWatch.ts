@@ -39,6 +39,14 @@ export interface RoomReading {
   stalenessMax?: number;
   detectionEvents?: number;
   culling?: { churnPerClientTick: number; leaks: number; popIns: number; misses: number; auditedClientTicks: number; auditFailures?: string[] };
+  /**
+   * Play over the room's life: doors opened or shut (by players and guards), smoke grenades that landed,
+   * round outcomes. Absent from servers older than the fields (and `captures` from the plain peer).
+   */
+  doorsToggled?: number;
+  smokesThrown?: number;
+  escapes?: number;
+  captures?: number;
   inputsApplied: number;
   rejected: { total: number };
   errorDisconnects: number;

@@ -53,7 +53,8 @@ export function parsePeersArgs(args: readonly string[]): PeersOptions | "help" {
 
 /** The load-test CLI arguments of one side's run. The peer has no audit: `--audit 0` says so in its JSON. */
 export function runArgs(o: PeersOptions, side: "stealth" | "plain", output: string): string[] {
-  return ["--local", ...o.load, ...(side === "plain" ? ["--audit", "0"] : []), "--server", side, "--results-dir", o.resultsDir, "--label", `peers-${side}`, "--output", output];
+  // Like for like: the plain peer has no doors or smoke, so ours runs its level without them too.
+  return ["--local", ...o.load, ...(side === "plain" ? ["--audit", "0"] : ["--level-play", "off"]), "--server", side, "--results-dir", o.resultsDir, "--label", `peers-${side}`, "--output", output];
 }
 
 /** One pair's summaries (undefined: that run did not complete). */

@@ -52,6 +52,13 @@ export interface ServerSummary {
   viewChurnPerClientTick: number | null;
   /** Audit totals over the rooms; `failures`: the first failures the rooms reported (at most 10), each a sentence. */
   culling: { leaks: number; popIns: number; misses: number; auditedClientTicks: number; failures: string[] } | null;
+  /**
+   * What was played in the run's rooms over their whole life (so the whole run, not only the measured
+   * time): doors opened or shut by players and guards, smoke grenades that landed, escapes and captures.
+   * Null from a server that does not count doors and grenades; `captures` null from one that does not
+   * count them (the plain peer).
+   */
+  play: { doorsToggled: number; smokesThrown: number; escapes: number; captures: number | null } | null;
   rejectedInputs: number;
   errorDisconnects: number;
   exceptions: number;
@@ -178,6 +185,12 @@ export function serverSummary(run: RunRecord, watches: readonly ServerWatch[]): 
       misses: sum((r) => r.culling!.misses),
       auditedClientTicks: sum((r) => r.culling!.auditedClientTicks),
       failures: endRooms.flatMap((r) => (r.culling!.auditFailures ?? []).map((f) => `${r.roomId}: ${f}`)).slice(0, 10),
+    },
+    play: !all((r) => r.doorsToggled !== undefined && r.smokesThrown !== undefined) ? null : {
+      doorsToggled: sum((r) => r.doorsToggled!),
+      smokesThrown: sum((r) => r.smokesThrown!),
+      escapes: sum((r) => r.escapes ?? 0),
+      captures: all((r) => r.captures !== undefined) ? sum((r) => r.captures!) : null,
     },
     rejectedInputs: sum((r) => r.rejected.total),
     errorDisconnects: sum((r) => r.errorDisconnects),

@@ -1,3 +1,4 @@
+import { newLevelPlayTally } from "../levelPlay.js";
 import type { RunRecord } from "../loadRun.js";
 import { round, samplesSpread, type Spread } from "./quantiles.js";
 import { serverSummary, type ServerSummary } from "./serverSummary.js";
@@ -40,6 +41,13 @@ export interface LoadTestSummary {
   errors: { total: number; byKind: Record<string, number>; examples: string[]; joinFailures: string[] };
   /** What decoding bots checked themselves: the mean view, and anything held beyond the culling range. */
   clientChecks: { decodingClients: number; checks: number; meanEntitiesHeld: number; farLeaks: number; farLeakExamples: string[]; holdLimitM: number | null };
+  /**
+   * Doors and smoke from the bots' side (`--level-play`): the requests they sent over the whole run and
+   * those the room refused (a floor: the room sends a client one refusal a second at most). Refusals are
+   * part of playing (a door out of reach by the time the request lands, someone in the doorway), never a
+   * failure; what the rooms did with the requests is `server.play`.
+   */
+  levelPlay: { on: boolean; sent: { doorOpens: number; doorShuts: number; smokes: number }; refused: number; refusedExamples: string[] };
   server: ServerSummary | null;
   serverNote: string | null;
   generator: RunRecord["generator"];
@@ -51,6 +59,8 @@ export function summarize(run: RunRecord): LoadTestSummary {
   const t = run.traffic;
   const server = run.servers.length === 0 ? null : serverSummary(run, run.servers);
   const joinRoundTripMs = { local: samplesSpread(run.joins.local), crossProcess: samplesSpread(run.joins.cross) };
+  // A record built by hand (tests of other figures) may leave the bots' play out: nothing was asked then.
+  const play = (run.play as RunRecord["play"] | undefined) ?? newLevelPlayTally();
   const problems: string[] = [];
   if (run.aborted) problems.push("interrupted before the end");
   if (run.clients.joined === 0) problems.push("no client connected");
@@ -107,6 +117,12 @@ export function summarize(run: RunRecord): LoadTestSummary {
       farLeaks: run.views.farLeaks,
       farLeakExamples: run.views.farLeakExamples,
       holdLimitM: run.holdLimit ?? null,
+    },
+    levelPlay: {
+      on: run.options.levelPlay === "on",
+      sent: { doorOpens: play.doorOpens, doorShuts: play.doorShuts, smokes: play.smokes },
+      refused: play.refused,
+      refusedExamples: play.refusedExamples,
     },
     server,
     serverNote: run.serverNote ?? null,

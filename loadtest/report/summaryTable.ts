@@ -25,6 +25,8 @@ export function formatTable(s: LoadTestSummary): string {
     add("  across processes", `${joinTrip(probe.crossProcess)}${probe.crossProcess === null ? "" : crossTarget}`);
   }
   add("errors", s.errors.total === 0 ? "0" : `${s.errors.total} (${Object.entries(s.errors.byKind).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ")})`);
+  const lp = s.levelPlay;
+  add("level play: bots' door opens, shuts, grenades", lp.on ? `${lp.sent.doorOpens}, ${lp.sent.doorShuts}, ${lp.sent.smokes} sent; ${lp.refused} refused by the room (not errors)` : "off (--level-play off)");
   add("decoding clients: mean view, far leaks", `${s.clientChecks.meanEntitiesHeld} entities, ${s.clientChecks.farLeaks} beyond ${s.clientChecks.holdLimitM ?? "-"} m`);
   const v = s.server;
   if (v === null) {
@@ -52,6 +54,9 @@ export function formatTable(s: LoadTestSummary): string {
     add("view churn / client / tick", v.viewChurnPerClientTick === null ? NA : String(v.viewChurnPerClientTick));
     const c = v.culling;
     add("leaks / pop-ins / misses", c === null ? `${NA} (no culling to audit)` : c.auditedClientTicks === 0 ? `${c.leaks} / ${c.popIns} / ${c.misses} (NOT audited: 0 proves nothing)` : `${c.leaks} / ${c.popIns} / ${c.misses} (${c.auditedClientTicks} client-ticks audited)`);
+    const play = v.play;
+    add("doors toggled, smoke grenades landed (whole run)", play === null ? `${NA} (the server does not count them)` : `${play.doorsToggled}, ${play.smokesThrown}`);
+    if (play !== null) add("escapes, captures (whole run)", `${play.escapes}, ${play.captures ?? NA}`);
     add("rejected inputs, error closes, exceptions", `${v.rejectedInputs}, ${v.errorDisconnects}, ${v.exceptions}`);
     add("steps dropped by late loops (whole run)", String(v.stepsDropped));
     for (const p of v.processes ?? []) {

@@ -18,13 +18,13 @@ const refusal = (...args: string[]) => {
 };
 
 describe("npm run loadtest:peers flags", () => {
-  it("runs 2 pairs of the capacity load by default, ours with the audit and the peer without", () => {
+  it("runs 2 pairs of the capacity load by default, ours with the audit and the peer without, and ours without doors and smoke like the peer", () => {
     const o = parsePeersArgs([]) as PeersOptions;
     expect(o).toMatchObject({ pairs: 2, resultsDir: "docs/results", load: [...PEER_LOAD] });
     const ours = parseLoadTestArgs(runArgs(o, "stealth", "a.json")) as LoadTestOptions;
     const plain = parseLoadTestArgs(runArgs(o, "plain", "b.json")) as LoadTestOptions;
     for (const side of [ours, plain]) expect(side).toMatchObject({ local: true, map: "compound", rooms: 12, clients: 300, guards: [64], duration: 120, warmup: 20, ramp: 20, decodeSample: 0.05, resultsDir: "docs/results" });
-    expect(ours).toMatchObject({ server: "stealth", audit: 0.1, label: "peers-stealth", output: "a.json" });
+    expect(ours).toMatchObject({ server: "stealth", audit: 0.1, label: "peers-stealth", output: "a.json", levelPlay: "off" });
     expect(plain).toMatchObject({ server: "plain", audit: 0, label: "peers-plain", output: "b.json" });
   });
 
