@@ -105,6 +105,8 @@ export class CullingAudit {
   private readonly lastAt = new Map<string, { x: number; y: number; team: string | undefined; teleportedAt: number }>();
   /** Entities registered in the truth engine. */
   private readonly known = new Set<string>();
+  /** (team, entity) -> the tick of the oracle's answer this tick (times 2) plus the answer (1: sees). */
+  private readonly oracleMemo = new Map<string, Map<string, number>>();
   /** (team, entity) -> bit k set if the oracle found it potentially visible k ticks ago. */
   private readonly potential = new Map<string, Map<string, number>>();
   private readonly scratch = { x: 0, y: 0, radius: 0 };
@@ -199,7 +201,7 @@ export class CullingAudit {
         const id = this.held[i]!;
         if (this.sight.teamOf(id) === team) continue;
         let bits = pv.get(id) ?? 0;
-        if ((bits & 1) === 0 && this.oracleSees(team, id)) {
+        if ((bits & 1) === 0 && this.oracleThisTick(team, id)) {
           bits |= 1;
           pv.set(id, bits);
         }
@@ -213,7 +215,7 @@ export class CullingAudit {
       // Misses: out of the view now, yet potentially visible by the oracle.
       for (const id of this.sight.entityIds()) {
         if (this.keeper.has(clientId, id) || this.sight.teamOf(id) === team) continue;
-        if (this.oracleSees(team, id)) this.fail("miss", `tick ${tick}: ${id} is potentially visible to team ${team} but not in ${clientId}'s view`);
+        if (this.oracleThisTick(team, id)) this.fail("miss", `tick ${tick}: ${id} is potentially visible to team ${team} but not in ${clientId}'s view`);
       }
 
       // Pop-ins.
@@ -289,6 +291,21 @@ export class CullingAudit {
     return (s.x - last.x) ** 2 + (s.y - last.y) ** 2 > this.options.teleportDistance ** 2;
   }
 
+  /**
+   * {@link oracleSees} for the audit of this tick, answered once per team and entity: every audited
+   * client of a team asks the same question of every entity, and a level's static scenery (its doors)
+   * makes for many of them.
+   */
+  private oracleThisTick(team: string, id: string): boolean {
+    let memo = this.oracleMemo.get(team);
+    if (memo === undefined) this.oracleMemo.set(team, (memo = new Map()));
+    const known = memo.get(id);
+    if (known !== undefined && known >> 1 === this.tick) return (known & 1) === 1;
+    const sees = this.oracleSees(team, id);
+    memo.set(id, (this.tick << 1) | (sees ? 1 : 0));
+    return sees;
+  }
+
   /** The oracle: brute force over every character of the team and every occluder, no grid, no cache. */
   private oracleSees(team: string, id: string): boolean {
     this.counts.oracleChecks++;
@@ -349,6 +366,7 @@ export class CullingAudit {
       this.known.delete(id);
       this.lastAt.delete(id);
       for (const m of this.potential.values()) m.delete(id);
+      for (const m of this.oracleMemo.values()) m.delete(id);
       for (const c of this.clients.values()) c.history.delete(id);
     }
   }

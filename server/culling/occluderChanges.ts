@@ -60,6 +60,16 @@ export class OccluderChanges {
     return false;
   }
 
+  /** Whether a piece that blocks more since the last update may lie within `reach` meters of (x, y). */
+  strongerNear(x: number, y: number, reach: number): boolean {
+    if (this.tooMany) return true;
+    const b = this.boxes;
+    for (let i = 0; i < b.length; i += 4) {
+      if (b[i]! <= x + reach && b[i + 2]! >= x - reach && b[i + 1]! <= y + reach && b[i + 3]! >= y - reach) return true;
+    }
+    return false;
+  }
+
   dispose(): void {
     this.stop();
   }

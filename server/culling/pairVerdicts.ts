@@ -75,7 +75,7 @@ export class PairVerdicts {
     changes.begin();
     // Renumbered pieces: no remembered piece index holds.
     if (changes.layoutChanged) for (const m of this.memory) m?.voidAll();
-    else if (changes.anyStronger) this.voidVisibleAcrossStronger();
+    else if (changes.anyStronger) this.voidVisibleAcrossStronger(range);
     if (teamsChanged) this.forgetTeammates();
     const slots = this.slots;
     this.grid.rebuild(slots.capacity, slots.ids, slots.x, slots.y, range / 2);
@@ -135,16 +135,21 @@ export class PairVerdicts {
    * Every verdict, not only those this update will read: one a teammate's sight makes unneeded now stays
    * in memory for later updates.
    */
-  private voidVisibleAcrossStronger(): void {
+  private voidVisibleAcrossStronger(range: number): void {
     const x = this.slots.x;
     const y = this.slots.y;
     const generation = this.slots.generation;
     const changes = this.changes;
+    // A pair in a character's memory is within its reach: no farther than the farthest reach of any team.
+    let reach = 0;
+    for (const team of this.teams.list) if (team.lookahead > reach) reach = team.lookahead;
+    reach = range + 2 * reach + this.slots.maxRadius;
     for (const teamEntry of this.teams.list) {
       for (const c of teamEntry.members) {
         const memory = this.memory[c]!;
         const ax = x[c]!;
         const ay = y[c]!;
+        if (!changes.strongerNear(ax, ay, reach)) continue;
         const limits = memory.travelLimit;
         for (let i = 0; i < memory.count; i++) {
           if (limits[i]! >= 0) continue;

@@ -215,7 +215,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     const result = this.sim.step();
     const stepMs = performance.now() - stepStarted;
     this.mirror.syncBodies(result);
-    this.level.sync();
+    this.level.sync(result.doorsToggled);
     this.stats.doorsToggled += result.doorsToggled;
     this.stats.smokesThrown += this.sim.smokes.added.length;
     const exploredStarted = performance.now();

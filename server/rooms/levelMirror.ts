@@ -29,11 +29,11 @@ export class LevelMirror {
     }
   }
 
-  /** Doors opened and shut, clouds thrown, grown, thinned and gone in the last step. */
-  sync(): void {
+  /** Doors opened and shut (`doorsToggled` of them, at the start of the step), clouds thrown, grown, thinned and gone. */
+  sync(doorsToggled: number): void {
     const state = this.state;
     const doors = this.sim.doors.list;
-    for (let i = 0; i < doors.length; i++) {
+    for (let i = 0; i < doors.length && doorsToggled > 0; i++) {
       const ds = this.doorStates[i]!;
       if (ds.open !== doors[i]!.open) ds.open = doors[i]!.open;
     }

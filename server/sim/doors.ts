@@ -18,6 +18,9 @@ export interface SimDoor {
   open: boolean;
 }
 
+/** Side of the cells doors are indexed in for `openAhead`, meters. */
+const CELL = 8;
+
 /** Who may be in a doorway: a character's centre, meters. */
 export interface BodyAt {
   getPosition(): { x: number; y: number };
@@ -34,6 +37,9 @@ export class Doors {
   private readonly byObject = new Map<number, SimDoor>();
   /** Requested states, applied by the next `apply`. */
   private readonly pending = new Map<SimDoor, boolean>();
+  /** Per cell of {@link CELL} meters (row-major from the origin), the doors within `reach` of it: every guard asks every tick. */
+  private readonly cells = new Map<number, SimDoor[]>();
+  private cellReach = -1;
 
   /**
    * @param doors the map's doors, in its order
@@ -83,12 +89,15 @@ export class Doors {
    * is opened at the next step (a guard on its patrol or chase).
    */
   openAhead(x: number, y: number, vx: number, vy: number, reach: number): void {
-    if (vx === 0 && vy === 0) return;
-    for (const door of this.list) {
-      if (door.open || this.pending.get(door) === true) continue;
+    if ((vx === 0 && vy === 0) || this.list.length === 0) return;
+    if (reach !== this.cellReach) this.index(reach);
+    const near = this.cells.get(cellKey(x, y));
+    if (near === undefined) return;
+    for (const door of near) {
+      if (door.open) continue;
       if (Math.abs(door.x - x) > reach + door.radius || Math.abs(door.y - y) > reach + door.radius) continue;
-      if (distanceToOutline(door.outline, x, y) > reach) continue;
       if ((door.x - x) * vx + (door.y - y) * vy <= 0) continue;
+      if (distanceToOutline(door.outline, x, y) > reach || this.pending.get(door) === true) continue;
       this.pending.set(door, true);
       return;
     }
@@ -113,6 +122,23 @@ export class Doors {
     return changed;
   }
 
+  /** Lists, per cell, the doors within `reach` of it. */
+  private index(reach: number): void {
+    this.cells.clear();
+    this.cellReach = reach;
+    for (const door of this.list) {
+      const grow = reach + door.radius;
+      for (let cy = Math.floor((door.y - grow) / CELL); cy <= Math.floor((door.y + grow) / CELL); cy++) {
+        for (let cx = Math.floor((door.x - grow) / CELL); cx <= Math.floor((door.x + grow) / CELL); cx++) {
+          const key = cellKeyOf(cx, cy);
+          const list = this.cells.get(key);
+          if (list === undefined) this.cells.set(key, [door]);
+          else list.push(door);
+        }
+      }
+    }
+  }
+
   /** Whether no body overlaps the door's outline. */
   private clear(door: SimDoor, bodies: Iterable<BodyAt>, bodyRadius: number): boolean {
     for (const b of bodies) {
@@ -122,4 +148,14 @@ export class Doors {
     }
     return true;
   }
+}
+
+/** The index key of cell (cx, cy): rows of 2^16 cells, so any map a room can load fits. */
+function cellKeyOf(cx: number, cy: number): number {
+  return (cy + 32768) * 65536 + (cx + 32768);
+}
+
+/** The key of the cell holding the point (x, y), meters. */
+function cellKey(x: number, y: number): number {
+  return cellKeyOf(Math.floor(x / CELL), Math.floor(y / CELL));
 }

@@ -25,33 +25,37 @@ export function coversTile(area: number, tileArea: number): boolean {
  */
 export function discBoxArea(cx: number, cy: number, r: number, x0: number, y0: number, x1: number, y1: number): number {
   if (r <= 0) return 0;
-  const a = (x: number, y: number) => cornerArea(x - cx, y - cy, r);
-  return Math.max(0, a(x1, y1) - a(x0, y1) - a(x1, y0) + a(x0, y0));
+  const area = cornerArea(x1 - cx, y1 - cy, r) - cornerArea(x0 - cx, y1 - cy, r) - cornerArea(x1 - cx, y0 - cy, r) + cornerArea(x0 - cx, y0 - cy, r);
+  return area > 0 ? area : 0;
+}
+
+/** The antiderivative over X of the disc's chord 2 sqrt(r^2 - X^2), for |X| <= r. */
+function chordIntegral(X: number, r: number): number {
+  const u = X / r;
+  return X * Math.sqrt(Math.max(0, r * r - X * X)) + r * r * Math.asin(u < -1 ? -1 : u > 1 ? 1 : u);
+}
+
+/** The integral over X in [from, min(to, right)] of the part of the chord below y, when that part is y + h(X). */
+function lowerSpan(from: number, to: number, right: number, y: number, r: number): number {
+  const hi = to < right ? to : right;
+  return hi > from ? y * (hi - from) + (chordIntegral(hi, r) - chordIntegral(from, r)) / 2 : 0;
+}
+
+/** The integral over X in [from, min(to, right)] of the whole chord. */
+function chordSpan(from: number, to: number, right: number, r: number): number {
+  const hi = to < right ? to : right;
+  return hi > from ? chordIntegral(hi, r) - chordIntegral(from, r) : 0;
 }
 
 /** Area of the disc of radius r at the origin with X <= x and Y <= y. */
 function cornerArea(x: number, y: number, r: number): number {
   if (x <= -r || y <= -r) return 0;
-  const right = Math.min(x, r);
-  // Antiderivatives over X of the chord 2h(X) and of y + h(X), with h(X) = sqrt(r^2 - X^2).
-  const chord = (X: number) => X * Math.sqrt(Math.max(0, r * r - X * X)) + r * r * Math.asin(Math.max(-1, Math.min(1, X / r)));
-  const lower = (X: number) => y * X + chord(X) / 2;
-  if (y >= r) return chord(right) - chord(-r);
+  const right = x < r ? x : r;
+  if (y >= r) return chordSpan(-r, r, right, r);
   // Where the chord reaches y: |X| < s has h > |y|.
   const s = Math.sqrt(r * r - y * y);
-  let area = 0;
-  const span = (from: number, to: number, f: (X: number) => number) => {
-    const hi = Math.min(to, right);
-    if (hi > from) area += f(hi) - f(from);
-  };
-  if (y >= 0) {
-    span(-r, -s, chord);
-    span(-s, s, lower);
-    span(s, r, chord);
-  } else {
-    span(-s, s, lower);
-  }
-  return area;
+  if (y < 0) return lowerSpan(-s, s, right, y, r);
+  return chordSpan(-r, -s, right, r) + lowerSpan(-s, s, right, y, r) + chordSpan(s, r, right, r);
 }
 
 /**
