@@ -197,8 +197,9 @@ export class PackedOccluders {
   /**
    * The first active piece found that the segment (x1, y1) + t (dx, dy) enters at some t < maxFraction, or
    * -1: an any-hit sight ray. Pieces are tested cell by cell along the segment's box, each once.
+   * `solidOnly` passes smoke by (sound goes through it).
    */
-  firstBlocker(x1: number, y1: number, dx: number, dy: number, maxFraction: number): number {
+  firstBlocker(x1: number, y1: number, dx: number, dy: number, maxFraction: number, solidOnly = false): number {
     if (this.size === 0 || maxFraction <= 0) return -1;
     const stamp = this.nextStamp();
     const x2 = x1 + dx * maxFraction;
@@ -215,6 +216,7 @@ export class PackedOccluders {
           const k = this.items[i]!;
           if (this.stamp[k] === stamp || this.active[k] === 0) continue;
           this.stamp[k] = stamp;
+          if (solidOnly && this.fog[k] === 1) continue;
           const b = 4 * k;
           if (!segmentTouchesBox(x1, y1, dx, dy, maxFraction, this.box[b]!, this.box[b + 1]!, this.box[b + 2]!, this.box[b + 3]!)) continue;
           if (this.cast(k, x1, y1, dx, dy, maxFraction) !== MISS) return k;

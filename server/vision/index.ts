@@ -4,7 +4,9 @@
  * - {@link VisionSystem}: who can see whom, exactly (range, cone or proximity, then line-of-sight rays
  *   against a planck `World` or the `Occluders` of `sightline/occluders`), with a budgeted, fair scheduler.
  * - {@link AwarenessModel}: per (observer, target) detection meters, observer states and detection
- *   events, fed with the engine's sightings.
+ *   events, fed with the engine's sightings and with the noises a {@link Hearing} says were heard.
+ * - {@link Hearing}: who hears a noise, how loud and from which way, with sound that goes around walls
+ *   and shut doors (through the doorway) rather than through them.
  *
  * Units: meters, radians (0 = +x, counter-clockwise positive), ticks.
  */
@@ -15,7 +17,11 @@ export type { ObservableSpec, ObserverSpec, Point, VisionOptions, VisionTickRepo
 export type { RayLog } from "./rayLog.js";
 export { AwarenessModel } from "./awareness/awarenessModel.js";
 export { DEFAULT_AWARENESS_OPTIONS } from "./awareness/validation.js";
-export type { AwarenessOptions, DetectionEvent, DetectionEventType, ObserverState, Sighting } from "./awareness/types.js";
+export type { AwarenessOptions, DetectionEvent, DetectionEventType, Heard, ObserverState, Sense, Sighting } from "./awareness/types.js";
+export { Hearing, DEFAULT_HEARING_OPTIONS, MAX_LOUDNESS, checkNoise } from "../hearing/hearing.js";
+export type { Noise, Earshot, HearingOptions } from "../hearing/hearing.js";
+/** @internal The audit's exact (lower-bound) way around for sound, for tests and audits. */
+export { shortestSoundPath } from "../hearing/shortestPath.js";
 export { wrapAngle, angularDistance } from "../../shared/math/angle.js";
 /** @internal The engine's ray caster over a planck World, for benchmarks that price one ray. */
 export { LineOfSight } from "./lineOfSight.js";

@@ -11,10 +11,10 @@
  * given (`validation.ts`) sit beside it.
  */
 import { integer, positive } from "../../../shared/validation/rangeChecks.js";
-import type { AwarenessOptions, DetectionEvent, DetectionEventType, ObserverState, Sighting } from "./types.js";
-import { checkSighting, resolveOptions, type ResolvedOptions } from "./validation.js";
+import type { AwarenessOptions, DetectionEvent, DetectionEventType, Heard, ObserverState, Sense, Sighting } from "./types.js";
+import { checkHeard, checkSighting, resolveOptions, type ResolvedOptions } from "./validation.js";
 import { fillPerSecond, levelAt, TIME_EPS, zeroAt } from "./meterLaw.js";
-import { findPair, mostAware, ObserverRecord, Pair } from "./records.js";
+import { dropCalmPairs, findPair, mostAware, ObserverRecord, Pair } from "./records.js";
 
 const NO_EVENTS: readonly DetectionEvent[] = Object.freeze([]);
 
@@ -59,15 +59,20 @@ export class AwarenessModel {
 
   /**
    * Advances every meter by `dt` seconds. `sightings` are all the (observer, target) pairs seen during
-   * this step; pairs not listed count as unseen. Returns the events of this step in order (a shared empty
-   * array when there are none: do not mutate it). A malformed sighting throws a RangeError naming the
-   * field, and nothing changes.
+   * this step; pairs not listed count as unseen. `heard` are the noises observers heard this step (from a
+   * `Hearing`): each raises its (observer, emitter) meter by `hearingFill` x how loud it still was, up to
+   * `hearingCeiling`, and sets the last-known position to where the noise was; a pair also seen this step
+   * keeps its sighting. Returns the events of this step in order (a shared empty array when there are
+   * none: do not mutate it). A malformed sighting or heard noise throws a RangeError naming the field,
+   * and nothing changes.
    */
-  step(tick: number, dt: number, sightings: Iterable<Sighting>): readonly DetectionEvent[] {
+  step(tick: number, dt: number, sightings: Iterable<Sighting>, heardNoises?: Iterable<Heard>): readonly DetectionEvent[] {
     integer("AwarenessModel.step tick", tick, -Infinity);
     positive("AwarenessModel.step dt", dt, "seconds");
     const list = Array.isArray(sightings) ? (sightings as Sighting[]) : [...sightings];
     for (let i = 0; i < list.length; i++) checkSighting(list[i]!);
+    const heard = heardNoises === undefined ? undefined : Array.isArray(heardNoises) ? (heardNoises as Heard[]) : [...heardNoises];
+    if (heard !== undefined) for (let i = 0; i < heard.length; i++) checkHeard(heard[i]!);
 
     const step = ++this.stepCount;
     const before = this.time;
@@ -78,7 +83,6 @@ export class AwarenessModel {
 
     // 1. Fill the pairs seen this step. A sighting's memo usually holds its pair already (the vision
     // engine keeps one object per pair): in a crowded room each id lookup was a chain of cache misses.
-    const touchedAt = this.touchedAt;
     let last: ObserverRecord | undefined;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
@@ -90,37 +94,23 @@ export class AwarenessModel {
         pair = this.pairOf(last, s.targetId);
         if (memo !== undefined) s.memo = pair;
       }
-      const rec = pair.rec;
-      if (rec.touchedStep !== step) {
-        rec.touchedStep = step;
-        touchedAt[rec.slot] = step;
-        rec.spot = null;
-        rec.seenTop = null;
-      }
       if (pair.seenStep === step) continue;
-      pair.seenStep = step;
-      // Where the meter stood at the end of the last step (it held or decayed while unseen).
       const was = levelAt(pair, before, o);
-      if (!pair.armed && was === 0 && before - zeroAt(pair, o) >= o.noticeRearmSeconds - TIME_EPS) pair.armed = true;
-      // A full meter stays full: most sightings in a busy room are of targets already spotted.
-      const level = was < 1 ? Math.min(1, was + fillPerSecond(s, rec.state, o) * dt) : 1;
-      pair.level = level;
-      pair.seenAt = now;
-      pair.x = s.position.x;
-      pair.y = s.position.y;
-      if (was === 0 && level > 0 && pair.armed) {
-        pair.armed = false;
-        this.emit("noticed", rec.id, pair.targetId, pair.x, pair.y);
-      }
-      if (was < 1 && level >= 1) pair.reachedStep = step;
-      const top = rec.seenTop;
-      if (top === null || level > top.level || (level === top.level && pair.order < top.order)) rec.seenTop = pair;
-      const zero = zeroAt(pair, o);
-      if (zero > rec.calmAt) rec.calmAt = zero;
-      // The spotting candidate: at full awareness, not the alerted focus, and for an alerted observer
-      // only on the step its meter fills (no repeats); the earliest pair wins.
-      if (level >= 1 && !(rec.state === "alerted" && (rec.focusPair === pair || pair.reachedStep !== step))) {
-        if (rec.spot === null || pair.order < rec.spot.order) rec.spot = pair;
+      this.fill(pair, was, was < 1 ? fillPerSecond(s, pair.rec.state, o) * dt : 0, 1, s.position.x, s.position.y, "sight", step, before, now);
+    }
+
+    // 1b. Then the noises heard: a pair seen this step already has its fill and its (better) position.
+    if (heard !== undefined) {
+      for (let i = 0; i < heard.length; i++) {
+        const h = heard[i]!;
+        if (last === undefined || last.id !== h.observerId) last = this.record(h.observerId);
+        const pair = this.pairOf(last, h.targetId);
+        if (pair.seenStep === step && pair.sense === "sight") continue;
+        const was = levelAt(pair, pair.seenStep === step ? now : before, o);
+        const f = o.stateFactor;
+        const state = pair.rec.state;
+        const gain = o.hearingFill * h.level * (state === "idle" ? f.idle : state === "suspicious" ? f.suspicious : state === "alerted" ? f.alerted : f.searching);
+        this.fill(pair, was, gain, o.hearingCeiling, h.position.x, h.position.y, "hearing", step, before, now);
       }
     }
 
@@ -128,6 +118,7 @@ export class AwarenessModel {
     // due (an untouched record before its due time would not change: see `dueTime`).
     const records = this.records;
     const due = this.due;
+    const touchedAt = this.touchedAt;
     for (let r = 0; r < records.length; r++) {
       if (touchedAt[r] !== step && now < due[r]!) continue;
       const rec = records[r]!;
@@ -142,36 +133,49 @@ export class AwarenessModel {
     return this.events.length === 0 ? NO_EVENTS : this.events;
   }
 
-  private compact(now: number): void {
+  /**
+   * One step's fill of a pair whose level stood at `was` at the end of the last step: up by `gain`, to at
+   * most `ceiling` (a meter above it from earlier sightings keeps its level), and what that means for
+   * its observer this step (noticed, the most aware pair, a spotting candidate).
+   */
+  private fill(pair: Pair, was: number, gain: number, ceiling: number, x: number, y: number, sense: Sense, step: number, before: number, now: number): void {
     const o = this.o;
-    const records = this.records;
-    let keptRecords = 0;
-    for (let r = 0; r < records.length; r++) {
-      const rec = records[r]!;
-      if (rec.state === "idle") {
-        const pairs = rec.pairList;
-        let kept = 0;
-        for (let i = 0; i < pairs.length; i++) {
-          const pair = pairs[i]!;
-          const calmFor = now - zeroAt(pair, o);
-          if (levelAt(pair, now, o) === 0 && (pair.armed || calmFor >= o.noticeRearmSeconds - TIME_EPS)) {
-            rec.pairs.delete(pair.targetId);
-            pair.dropped = true;
-          } else pairs[kept++] = pair;
-        }
-        pairs.length = kept;
-        if (kept === 0) {
-          this.observers.delete(rec.id);
-          rec.slot = -1;
-          continue;
-        }
-      }
-      this.touchedAt[keptRecords] = this.touchedAt[r]!;
-      this.due[keptRecords] = this.due[r]!;
-      rec.slot = keptRecords;
-      records[keptRecords++] = rec;
+    const rec = pair.rec;
+    if (rec.touchedStep !== step) {
+      rec.touchedStep = step;
+      this.touchedAt[rec.slot] = step;
+      rec.spot = null;
+      rec.seenTop = null;
     }
-    records.length = keptRecords;
+    const fresh = pair.seenStep !== step;
+    pair.seenStep = step;
+    if (fresh && !pair.armed && was === 0 && before - zeroAt(pair, o) >= o.noticeRearmSeconds - TIME_EPS) pair.armed = true;
+    // A full meter stays full: most sightings in a busy room are of targets already spotted.
+    const level = was >= ceiling ? was : Math.min(ceiling, was + gain);
+    pair.level = level;
+    pair.seenAt = now;
+    pair.x = x;
+    pair.y = y;
+    pair.sense = sense;
+    if (was === 0 && level > 0 && pair.armed) {
+      pair.armed = false;
+      this.emit("noticed", rec.id, pair.targetId, x, y, sense);
+    }
+    if (was < 1 && level >= 1) pair.reachedStep = step;
+    const top = rec.seenTop;
+    if (top === null || level > top.level || (level === top.level && pair.order < top.order)) rec.seenTop = pair;
+    const zero = zeroAt(pair, o);
+    if (zero > rec.calmAt) rec.calmAt = zero;
+    // The spotting candidate: at full awareness, by a sense that may spot, not the alerted focus, and for
+    // an alerted observer only on the step its meter fills (no repeats); the earliest pair wins.
+    if (level >= 1 && ceiling >= 1 && !(rec.state === "alerted" && (rec.focusPair === pair || pair.reachedStep !== step))) {
+      if (rec.spot === null || pair.order < rec.spot.order) rec.spot = pair;
+    }
+  }
+
+  private compact(now: number): void {
+    // Stable: the kept records keep their order, so iteration (and event order) stays deterministic.
+    this.dropRecords((rec) => rec.state === "idle" && dropCalmPairs(rec, now, this.o) === 0 && this.observers.delete(rec.id));
   }
 
   /** Whether a memo found on sighting `s` is this model's live pair for that sighting's observer and target. */
@@ -293,7 +297,7 @@ export class AwarenessModel {
     this.observers.delete(observerId);
     this.dropRecords((r) => r === rec);
     if (rec.state === "idle") return undefined;
-    const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type: "cleared", observerId, targetId: rec.focus!, position: { x: rec.knownX, y: rec.knownY } };
+    const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type: "cleared", observerId, targetId: rec.focus!, position: { x: rec.knownX, y: rec.knownY }, sense: rec.focusPair?.sense ?? "sight" };
     this.o.onEvent?.(event);
     return event;
   }
@@ -304,9 +308,9 @@ export class AwarenessModel {
     const touched = rec.touchedStep === step;
     if (touched && rec.spot !== null) {
       const spotted = rec.spot;
-      if (rec.state === "idle") this.emit("suspicious", rec.id, spotted.targetId, spotted.x, spotted.y);
+      if (rec.state === "idle") this.emit("suspicious", rec.id, spotted.targetId, spotted.x, spotted.y, spotted.sense);
       this.enter(rec, "alerted", spotted, now);
-      this.emit("spotted", rec.id, spotted.targetId, spotted.x, spotted.y);
+      this.emit("spotted", rec.id, spotted.targetId, spotted.x, spotted.y, spotted.sense);
       return;
     }
     switch (rec.state) {
@@ -317,13 +321,13 @@ export class AwarenessModel {
         const top = mostAware(rec, now, o);
         if (levelAt(top, now, o) >= o.suspiciousAt) {
           this.enter(rec, "suspicious", top, now);
-          this.emit("suspicious", rec.id, top.targetId, top.x, top.y);
+          this.emit("suspicious", rec.id, top.targetId, top.x, top.y, top.sense);
         }
         return;
       }
       case "suspicious": {
         if (now >= rec.calmAt - TIME_EPS) {
-          this.emit("cleared", rec.id, rec.focus!, rec.knownX, rec.knownY);
+          this.emit("cleared", rec.id, rec.focus!, rec.knownX, rec.knownY, rec.focusPair?.sense ?? "sight");
           this.enter(rec, "idle", null, now);
         } else if (touched) {
           // Investigate where the most suspicious target was last seen.
@@ -344,14 +348,14 @@ export class AwarenessModel {
           return;
         }
         if (now - rec.since >= o.lostAfterSeconds - TIME_EPS) {
-          this.emit("lost", rec.id, rec.focus!, rec.knownX, rec.knownY);
+          this.emit("lost", rec.id, rec.focus!, rec.knownX, rec.knownY, rec.focusPair?.sense ?? "sight");
           this.enter(rec, "searching", null, now);
         }
         return;
       }
       case "searching": {
         if (now - rec.since >= o.searchSeconds - TIME_EPS) {
-          this.emit("cleared", rec.id, rec.focus!, rec.knownX, rec.knownY);
+          this.emit("cleared", rec.id, rec.focus!, rec.knownX, rec.knownY, rec.focusPair?.sense ?? "sight");
           this.enter(rec, "idle", null, now);
         }
         return;
@@ -371,8 +375,8 @@ export class AwarenessModel {
     }
   }
 
-  private emit(type: DetectionEventType, observerId: string, targetId: string, x: number, y: number): void {
-    const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type, observerId, targetId, position: { x, y } };
+  private emit(type: DetectionEventType, observerId: string, targetId: string, x: number, y: number, sense: Sense): void {
+    const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type, observerId, targetId, position: { x, y }, sense };
     this.events.push(event);
     this.o.onEvent?.(event);
   }

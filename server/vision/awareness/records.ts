@@ -4,8 +4,8 @@
  * with the two lookups over them. Apart from the model so its class holds the behaviour, not the storage.
  */
 import type { AwarenessModel } from "./awarenessModel.js";
-import type { ObserverState } from "./types.js";
-import { levelAt } from "./meterLaw.js";
+import type { ObserverState, Sense } from "./types.js";
+import { levelAt, TIME_EPS, zeroAt } from "./meterLaw.js";
 import type { ResolvedOptions } from "./validation.js";
 
 /**
@@ -33,9 +33,10 @@ export class Pair {
   reachedStep = -1;
   /** First-appearance rank within its observer: ties go to the lowest. */
   readonly order: number;
-  /** Where the target was last seen, meters. */
+  /** Where the target was last seen or heard, meters, and by which sense. */
   x = 0;
   y = 0;
+  sense: Sense = "sight";
 
   constructor(rec: ObserverRecord, targetId: string, order: number) {
     this.rec = rec;
@@ -115,4 +116,22 @@ export function mostAware(rec: ObserverRecord, now: number, o: ResolvedOptions):
   }
   rec.levelCap = bestLevel;
   return best;
+}
+
+/**
+ * Forgets the pairs of an idle observer that no longer matter (calm and re-armed), keeping the others in
+ * order; returns how many are left. @internal
+ */
+export function dropCalmPairs(rec: ObserverRecord, now: number, o: ResolvedOptions): number {
+  const pairs = rec.pairList;
+  let kept = 0;
+  for (let i = 0; i < pairs.length; i++) {
+    const pair = pairs[i]!;
+    if (levelAt(pair, now, o) === 0 && (pair.armed || now - zeroAt(pair, o) >= o.noticeRearmSeconds - TIME_EPS)) {
+      rec.pairs.delete(pair.targetId);
+      pair.dropped = true;
+    } else pairs[kept++] = pair;
+  }
+  pairs.length = kept;
+  return kept;
 }

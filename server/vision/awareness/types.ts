@@ -32,6 +32,23 @@ export interface Sighting {
   memo?: unknown;
 }
 
+/**
+ * A noise one observer heard during a step: what `Hearing.hears` said, with the ids. The observer does
+ * not learn where the emitter is, only where the noise was.
+ */
+export interface Heard {
+  observerId: string;
+  /** Who made the noise. */
+  targetId: string;
+  /** How loud it still was at the observer, in (0, 1] (`Earshot.level`). */
+  level: number;
+  /** Where the noise was, meters: what the last-known position becomes. */
+  position: { x: number; y: number };
+}
+
+/** The sense that fed a meter: its cone (or proximity) or its ears. */
+export type Sense = "sight" | "hearing";
+
 export type ObserverState = "idle" | "suspicious" | "alerted" | "searching";
 export type DetectionEventType = "noticed" | "suspicious" | "spotted" | "lost" | "cleared";
 
@@ -42,8 +59,10 @@ export interface DetectionEvent {
   type: DetectionEventType;
   observerId: string;
   targetId: string;
-  /** The target's last known position, meters. */
+  /** The target's last known position, meters (where it was heard, for `hearing`). */
   position: { x: number; y: number };
+  /** The sense that last fed the meter this event is about. */
+  sense: Sense;
 }
 
 /** Rates, thresholds and windows of the model; every field optional, defaults in `DEFAULT_AWARENESS_OPTIONS`. */
@@ -64,6 +83,17 @@ export interface AwarenessOptions {
   proximityFactor?: number;
   /** Fill multipliers by observer state: an alerted guard acquires faster. */
   stateFactor?: Partial<Record<ObserverState, number>>;
+  /**
+   * Meter raised by one noise heard at full loudness by an idle observer; scaled by how loud it still was
+   * (`Heard.level`) and by `stateFactor`. Per noise, not per second: a gait that makes more footsteps a
+   * second fills faster.
+   */
+  hearingFill?: number;
+  /**
+   * The highest level hearing alone raises a meter to. Below 1 (the default), noises make a guard
+   * suspicious and send it to look, and only sight spots; 1 lets a noise spot.
+   */
+  hearingCeiling?: number;
   /** Seconds a pair may go unseen before its level starts to decay. */
   graceSeconds?: number;
   /** Level lost per second once decaying. */

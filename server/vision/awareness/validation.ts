@@ -4,7 +4,7 @@
  * and the step's hot loop reads resolved numbers only.
  */
 import { finite, fraction, func, inRange, nonEmptyString, nonNegative, object, positive } from "../../../shared/validation/rangeChecks.js";
-import type { AwarenessOptions, DetectionEvent, ObserverState, Sighting } from "./types.js";
+import type { AwarenessOptions, DetectionEvent, Heard, ObserverState, Sighting } from "./types.js";
 
 /** Defaults, calibrated so a guard (15 m range) staring at an exposed player spots them in about 2.4 s at 10 m and 0.5 s at 2 m. */
 export const DEFAULT_AWARENESS_OPTIONS = Object.freeze({
@@ -22,6 +22,8 @@ export const DEFAULT_AWARENESS_OPTIONS = Object.freeze({
   noticeRearmSeconds: 3,
   lostAfterSeconds: 3,
   searchSeconds: 8,
+  hearingFill: 0.12,
+  hearingCeiling: 0.9,
 });
 
 /** The options with every default filled in, as the model reads them. @internal */
@@ -44,6 +46,8 @@ export function resolveOptions(options: AwarenessOptions): ResolvedOptions {
   for (const k of ["distanceExponent", "graceSeconds", "noticeRearmSeconds"] as const) nonNegative(`AwarenessOptions.${k}`, r[k]);
   for (const k of ["rangeEdgeSlowdown", "peripherySlowdown", "proximityFactor"] as const) fraction(`AwarenessOptions.${k}`, r[k]);
   fraction("AwarenessOptions.suspiciousAt", r.suspiciousAt, "()");
+  nonNegative("AwarenessOptions.hearingFill", r.hearingFill);
+  fraction("AwarenessOptions.hearingCeiling", r.hearingCeiling, "(]");
   for (const [state, v] of Object.entries(r.stateFactor)) positive(`AwarenessOptions.stateFactor.${state}`, v);
   if (r.onEvent !== null) func("AwarenessOptions.onEvent", r.onEvent, "(event) => void");
   return r;
@@ -62,4 +66,15 @@ export function checkSighting(s: Sighting): void {
   finite("Sighting.position.x", s.position.x, "meters");
   finite("Sighting.position.y", s.position.y, "meters");
   if (s.visibility !== undefined) fraction("Sighting.visibility", s.visibility);
+}
+
+/** Throws a RangeError naming the first bad field of a heard noise. @internal */
+export function checkHeard(h: Heard): void {
+  object("Heard", h);
+  nonEmptyString("Heard.observerId", h.observerId);
+  nonEmptyString("Heard.targetId", h.targetId);
+  fraction("Heard.level", h.level, "(]");
+  object("Heard.position", h.position, "{x, y} in meters");
+  finite("Heard.position.x", h.position.x, "meters");
+  finite("Heard.position.y", h.position.y, "meters");
 }

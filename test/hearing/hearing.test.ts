@@ -1,0 +1,147 @@
+import fc from "fast-check";
+import { Box, Vec2, World } from "planck";
+import { describe, expect, it } from "vitest";
+import { Hearing, shortestSoundPath, type Earshot, type Noise } from "sightline";
+import { Occluders } from "sightline/occluders";
+
+function ear(): Earshot {
+  return { distance: 0, level: 0, dirX: 0, dirY: 0, direct: false };
+}
+
+function step(x: number, y: number, loudness: number): Noise {
+  return { x, y, loudness, kind: "footstep", emitter: "p1" };
+}
+
+/**
+ * Two rooms side by side: a wall 0.4 m thick along x = 10 from y = -10 to y = 10, with a doorway 1.2 m
+ * wide between y = 6 and y = 7.2, and an outer shell so the doorway is the only way through.
+ */
+function twoRooms(): { occluders: Occluders; door: number } {
+  const occluders = new Occluders();
+  occluders.addRectangle(10, -10, 0.4, 16);
+  occluders.addRectangle(10, 7.2, 0.4, 2.8);
+  occluders.addRectangle(-1, -11, 22, 1); // south shell
+  occluders.addRectangle(-1, 10, 22, 1); // north shell
+  occluders.addRectangle(-2, -11, 1, 22); // west shell
+  occluders.addRectangle(21, -11, 1, 22); // east shell
+  const door = occluders.addDoor([{ x: 10, y: 6 }, { x: 10.4, y: 6 }, { x: 10.4, y: 7.2 }, { x: 10, y: 7.2 }], { open: true });
+  return { occluders, door };
+}
+
+/** The way from (6, 0) to (14, 0) through the doorway's near corners (10, 6) and (10.4, 6). */
+const AROUND = Math.hypot(4, 6) + 0.4 + Math.hypot(3.6, 6);
+
+describe("hearing", () => {
+  it("a footstep in the open is heard at its straight distance, loud as it still is, from where it was", () => {
+    const hearing = new Hearing(new Occluders());
+    const e = ear();
+    expect(hearing.hears(step(3, 4, 10), 0, 0, e)).toBe(true);
+    expect(e.distance).toBeCloseTo(5, 12);
+    expect(e.level).toBeCloseTo(0.5, 12);
+    expect(e.direct).toBe(true);
+    expect([e.dirX, e.dirY]).toEqual([0.6, 0.8]);
+    expect(hearing.hears(step(6, 8, 10), 0, 0, e)).toBe(false);
+  });
+
+  it("a wall between two rooms muffles: the sound goes round through the doorway, and arrives from it", () => {
+    const { occluders } = twoRooms();
+    const hearing = new Hearing(occluders);
+    const e = ear();
+    // 8 m apart in a straight line, about 14.6 m around: a 12 m noise is not heard, a 16 m one is.
+    expect(hearing.hears(step(6, 0, 12), 14, 0, e)).toBe(false);
+    expect(hearing.hears(step(6, 0, 16), 14, 0, e)).toBe(true);
+    expect(e.direct).toBe(false);
+    expect(e.distance).toBeGreaterThanOrEqual(AROUND - 1e-9);
+    expect(e.distance).toBeLessThanOrEqual(AROUND * 1.08);
+    expect(e.level).toBeCloseTo(1 - e.distance / 16, 12);
+    // Heard from the doorway's side (north-west of the listener), not through the wall (due west).
+    expect(e.dirY).toBeGreaterThan(0.5);
+    expect(shortestSoundPath(occluders, 6, 0, 14, 0, 100)).toBeCloseTo(AROUND, 9);
+  });
+
+  it("a shut door stops the sound; opened, it goes through again at once", () => {
+    const { occluders, door } = twoRooms();
+    const hearing = new Hearing(occluders);
+    const e = ear();
+    const noise = step(8, 6.6, 6);
+    expect(hearing.hears(noise, 12, 6.6, e)).toBe(true);
+    expect(e.direct).toBe(true);
+    occluders.setOpen(door, false);
+    expect(hearing.hears(noise, 12, 6.6, e)).toBe(false);
+    expect(hearing.distance(8, 6.6, 12, 6.6, 1000)).toBe(Infinity);
+    occluders.setOpen(door, true);
+    expect(hearing.hears(noise, 12, 6.6, e)).toBe(true);
+  });
+
+  it("smoke hides but does not silence", () => {
+    const occluders = new Occluders();
+    occluders.addSmoke(5, 0, { radius: 2, seconds: 10 });
+    occluders.advance(5);
+    const hearing = new Hearing(occluders);
+    const e = ear();
+    expect(hearing.hears(step(0, 0, 12), 10, 0, e)).toBe(true);
+    expect(e.direct).toBe(true);
+    expect(e.distance).toBe(10);
+  });
+
+  it("works on the static fixtures of a planck World", () => {
+    const world = new World();
+    world.createBody().createFixture(new Box(0.2, 5, new Vec2(5, 0), 0));
+    const hearing = new Hearing(world);
+    const d = hearing.distance(3, 0, 7, 0, 100);
+    const truth = shortestSoundPath(Occluders.fromWorld(world), 3, 0, 7, 0, 100);
+    expect(truth).toBeCloseTo(2 * Math.hypot(1.8, 5) + 0.4, 9);
+    expect(d).toBeGreaterThanOrEqual(truth - 1e-9);
+    // The field's way pulled taut: within a few percent around a thin wall's end.
+    expect(d).toBeLessThan(truth * 1.06);
+  });
+
+  it("a wall built later beyond the first walls still stops sound", () => {
+    const occluders = new Occluders();
+    occluders.addRectangle(0, 0, 1, 1);
+    const hearing = new Hearing(occluders);
+    expect(hearing.distance(40, -5, 40, 5, 30)).toBe(10);
+    occluders.addRectangle(39.8, -3, 0.4, 6);
+    occluders.addRectangle(20, 0, 1, 1); // a second change, after the grid was outgrown
+    const d = hearing.distance(40, -5, 40, 5, 30);
+    expect(d).toBeGreaterThan(2 * Math.hypot(0.2, 2) + 6 - 1e-9);
+    expect(d).toBeGreaterThanOrEqual(shortestSoundPath(occluders, 40, -5, 40, 5, 30) - 1e-9);
+  });
+
+  it("never says a noise carries further than the true shortest way (random walls, doors and pillars)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ x: fc.double({ min: 0, max: 20, noNaN: true }), y: fc.double({ min: 0, max: 20, noNaN: true }), w: fc.double({ min: 0.1, max: 6, noNaN: true }), h: fc.double({ min: 0.1, max: 6, noNaN: true }), circle: fc.boolean() }), { maxLength: 14 }),
+        fc.array(fc.tuple(fc.double({ min: -2, max: 22, noNaN: true }), fc.double({ min: -2, max: 22, noNaN: true })), { minLength: 4, maxLength: 4 }),
+        fc.double({ min: 1, max: 25, noNaN: true }),
+        (walls, points, loudness) => {
+          const occluders = new Occluders();
+          for (const w of walls) {
+            if (w.circle) occluders.addCircle(w.x, w.y, w.w / 2);
+            else occluders.addRectangle(w.x, w.y, w.w, w.h);
+          }
+          const hearing = new Hearing(occluders, { cellSize: 0.4 });
+          const e = ear();
+          for (let i = 0; i + 1 < points.length; i += 2) {
+            const [nx, ny] = points[i]!;
+            const [lx, ly] = points[i + 1]!;
+            if (!hearing.hears(step(nx, ny, loudness), lx, ly, e)) continue;
+            const truth = shortestSoundPath(occluders, nx, ny, lx, ly, loudness);
+            expect(truth).toBeLessThanOrEqual(e.distance + 1e-9);
+            expect(e.level).toBeGreaterThan(0);
+          }
+        },
+      ),
+      { numRuns: 300, seed: 33 },
+    );
+  });
+
+  it("refuses a malformed noise or option with a RangeError naming the field", () => {
+    const hearing = new Hearing(new Occluders());
+    expect(() => hearing.hears(step(0, 0, Number.NaN), 1, 1, ear())).toThrow(/Noise\.loudness/);
+    expect(() => hearing.hears({ ...step(0, 0, 5), emitter: "" }, 1, 1, ear())).toThrow(/Noise\.emitter/);
+    expect(() => hearing.hears(step(0, 0, 5), Number.POSITIVE_INFINITY, 1, ear())).toThrow(/Hearing\.hears x/);
+    expect(() => new Hearing(new Occluders(), { cellSize: 0 })).toThrow(/HearingOptions\.cellSize/);
+    expect(() => new Hearing({} as Occluders)).toThrow(/Hearing level/);
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { AwarenessModel, type DetectionEvent, type Heard, type Sighting } from "sightline";
+
+const DT = 0.05;
+
+function heard(level: number, x = 4, y = 2): Heard {
+  return { observerId: "guard", targetId: "thief", level, position: { x, y } };
+}
+
+function seen(x: number, y: number): Sighting {
+  return { observerId: "guard", targetId: "thief", distance: 3, offAxis: 0, halfFov: Math.PI / 4, range: 15, position: { x, y } };
+}
+
+/** Steps the model `steps` times, with a footstep heard every `every` steps. */
+function footsteps(model: AwarenessModel, from: number, steps: number, every: number, level: number): DetectionEvent[] {
+  const events: DetectionEvent[] = [];
+  for (let t = from; t < from + steps; t++) events.push(...model.step(t, DT, [], (t - from) % every === 0 ? [heard(level)] : []));
+  return events;
+}
+
+describe("hearing in the awareness model", () => {
+  it("footsteps make a guard suspicious, and it goes to where the noise was, not to where the thief is", () => {
+    const model = new AwarenessModel();
+    const events = footsteps(model, 0, 30, 5, 0.8);
+    expect(events.map((e) => [e.type, e.sense])).toEqual([["noticed", "hearing"], ["suspicious", "hearing"]]);
+    expect(model.state("guard")).toBe("suspicious");
+    expect(model.lastKnown("guard")).toEqual({ x: 4, y: 2 });
+    const level = model.level("guard", "thief");
+    expect(level).toBeGreaterThanOrEqual(0.35);
+    expect(level).toBeLessThan(0.9);
+  });
+
+  it("louder noises fill faster, and a run is heard sooner than a walk", () => {
+    const loud = new AwarenessModel();
+    const soft = new AwarenessModel();
+    footsteps(loud, 0, 20, 5, 0.9);
+    footsteps(soft, 0, 20, 5, 0.3);
+    expect(loud.level("guard", "thief")).toBeGreaterThan(2.5 * soft.level("guard", "thief"));
+  });
+
+  it("hearing alone never spots: the meter stops below full until the guard sees", () => {
+    const model = new AwarenessModel();
+    const events = footsteps(model, 0, 400, 2, 1);
+    expect(events.some((e) => e.type === "spotted")).toBe(false);
+    expect(model.level("guard", "thief")).toBeCloseTo(0.9, 9);
+    const seenEvents: DetectionEvent[] = [];
+    for (let t = 400; t < 420 && !seenEvents.some((e) => e.type === "spotted"); t++) seenEvents.push(...model.step(t, DT, [seen(5, 5)]));
+    expect(seenEvents.at(-1)).toMatchObject({ type: "spotted", sense: "sight", position: { x: 5, y: 5 } });
+  });
+
+  it("with hearingCeiling 1, a noise can spot, and says so", () => {
+    const model = new AwarenessModel({ hearingCeiling: 1 });
+    const events = footsteps(model, 0, 400, 2, 1);
+    expect(events.find((e) => e.type === "spotted")).toMatchObject({ sense: "hearing", position: { x: 4, y: 2 } });
+  });
+
+  it("a thief both seen and heard in one step keeps what was seen", () => {
+    const model = new AwarenessModel();
+    model.step(0, DT, [seen(5, 5)], [heard(1, 9, 9)]);
+    const after = model.level("guard", "thief");
+    const sightOnly = new AwarenessModel();
+    sightOnly.step(0, DT, [seen(5, 5)]);
+    expect(after).toBe(sightOnly.level("guard", "thief"));
+  });
+
+  it("an alerted guard that hears its target keeps the chase and follows the noise", () => {
+    const model = new AwarenessModel();
+    for (let t = 0; t < 200 && model.state("guard") !== "alerted"; t++) model.step(t, DT, [seen(5, 5)]);
+    expect(model.state("guard")).toBe("alerted");
+    // 2.5 s unseen (inside the 3 s window), then heard, then 2.5 s more: still alerted, at the noise.
+    for (let t = 0; t < 50; t++) model.step(1000 + t, DT, []);
+    model.step(1050, DT, [], [heard(0.5, 12, 3)]);
+    for (let t = 0; t < 50; t++) model.step(1051 + t, DT, []);
+    expect(model.state("guard")).toBe("alerted");
+    expect(model.lastKnown("guard")).toEqual({ x: 12, y: 3 });
+  });
+
+  it("refuses a malformed heard noise with a RangeError naming the field, and nothing changes", () => {
+    const model = new AwarenessModel();
+    expect(() => model.step(0, DT, [seen(1, 1)], [heard(1.5)])).toThrow(/Heard\.level/);
+    expect(() => model.step(0, DT, [], [{ ...heard(0.5), position: { x: Number.NaN, y: 0 } }])).toThrow(/Heard\.position\.x/);
+    expect(model.level("guard", "thief")).toBe(0);
+    expect(() => new AwarenessModel({ hearingCeiling: 0 })).toThrow(/AwarenessOptions\.hearingCeiling/);
+    expect(() => new AwarenessModel({ hearingFill: -1 })).toThrow(/AwarenessOptions\.hearingFill/);
+  });
+});
