@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
  * make up the integration layer; every other file is in the unit layer, which a setup file holds to that.
  */
 const INTEGRATION = [
+  "test/colyseus/noisesOnTheWire.test.ts",
   "test/colyseus/randomizedAudit.test.ts",
   "test/colyseus/sendTiming.test.ts",
   "test/colyseus/sightlinePlugin.test.ts",

@@ -1,6 +1,7 @@
 import type { Client } from "@colyseus/core";
 import type { AuditCounts } from "../culling/index.js";
 import type { MessageCounts } from "./culledMessages.js";
+import type { NoiseCounts } from "./culledNoises.js";
 import type { RoundTripCounts } from "./roundTrips.js";
 
 /** How the culling sees one entity you declare with `SightlinePlugin.addEntity`. Meters. */
@@ -44,6 +45,7 @@ export interface SightlineCounters {
   audit: AuditCounts | null;
   roundTrips: RoundTripCounts;
   messages: MessageCounts;
+  noises: NoiseCounts;
   /** Positions read as NaN or Infinity (each one reported through `onUncaughtException`). */
   badPositions: number;
   /**

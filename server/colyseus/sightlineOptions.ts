@@ -1,5 +1,6 @@
 import type { Schema } from "@colyseus/schema";
 import type { ViewCullingOptions } from "../culling/index.js";
+import { Hearing } from "../hearing/hearing.js";
 import { fail, func, oneOf, within } from "../../shared/validation/rangeChecks.js";
 
 /** Where an entity is, meters: written by a {@link SightlineOptions.position} reader. */
@@ -69,6 +70,12 @@ export interface SightlineOptions extends Omit<ViewCullingOptions, "onAdd" | "on
    * pings. Unset: WebSocket pings every `pingIntervalMs`.
    */
   roundTrip?: (sessionId: string) => number | undefined;
+  /**
+   * What noises sent with {@link SightlinePlugin.sendNoise} travel through: pass the `Hearing` your
+   * guards listen with, so both share its cached sound fields. Default: one built on `occluders` when
+   * the first noise is sent.
+   */
+  hearing?: Hearing;
 }
 
 /** Defaults of the plugin's own options. */
@@ -92,6 +99,7 @@ export function checkPluginOptions(o: SightlineOptions): void {
   if (o.ownerTag !== undefined && o.ownerTag === o.teamTag) fail("SightlineOptions.teamTag", "must differ from ownerTag: teammates would receive owner-only fields", o.teamTag);
   if (o.position !== undefined) func("SightlineOptions.position", o.position, "(instance, out) => void");
   if (o.roundTrip !== undefined) func("SightlineOptions.roundTrip", o.roundTrip, "(sessionId) => milliseconds | undefined");
+  if (o.hearing !== undefined && !(o.hearing instanceof Hearing)) fail("SightlineOptions.hearing", "must be a Hearing (from sightline)", o.hearing);
   if (o.pingIntervalMs !== undefined) within("SightlineOptions.pingIntervalMs", o.pingIntervalMs, 100, 60_000, "milliseconds");
 }
 

@@ -5,6 +5,8 @@ import type { ClientViews } from "../culling/clientViews.js";
 import { EverythingInView } from "../culling/everythingInView.js";
 import { fail, nonEmptyString, object } from "../../shared/validation/rangeChecks.js";
 import { CulledMessages } from "./culledMessages.js";
+import { CulledNoises } from "./culledNoises.js";
+import type { Noise } from "../hearing/hearing.js";
 import { LoopWatch } from "./loopWatch.js";
 import { checkCullable, EntityRegistry } from "./entityRegistry.js";
 import type { CulledSendOptions, EntitySpec, PluginRevealOptions, SightlineCounters, SpectateOptions } from "./pluginTypes.js";
@@ -58,6 +60,7 @@ export class SightlinePlugin extends RoomPlugin {
   private roundTrips: RoundTrips | null = null;
   private router: CulledMessages | null = null;
   private cycle: ViewUpdates | null = null;
+  private noises: CulledNoises | null = null;
   private releaseWatch: (() => void) | undefined;
 
   /** @param options options known when the room class is written; {@link start} adds the rest */
@@ -100,7 +103,8 @@ export class SightlinePlugin extends RoomPlugin {
       holds: (sessionId, id) => sessions.has(sessionId, id),
       clientOf: (sessionId) => room.clients.getById(sessionId),
     }));
-    const cycle = (this.cycle = new ViewUpdates(room as Room, this.views, this.entities, sessions, this.roundTrips, router, manual));
+    const noises = (this.noises = new CulledNoises(o, this.entities, sessions, (id) => room.clients.getById(id), () => this.views?.audit ?? null));
+    const cycle = (this.cycle = new ViewUpdates(room as Room, this.views, this.entities, sessions, this.roundTrips, router, noises, manual));
     // Views are decided and messages resolved just before each patch, and settled before any other send;
     // a leaving client is released before the room's own onLeave, so the room may remove its character there.
     hookRoom(room, {
@@ -283,6 +287,7 @@ export class SightlinePlugin extends RoomPlugin {
    */
   startAudit(options?: AuditOptions): void {
     this.started().startAudit(options);
+    this.noises!.auditSample = options?.sample ?? 1;
   }
 
   /**
@@ -294,6 +299,19 @@ export class SightlinePlugin extends RoomPlugin {
   sendToViewersOf(about: string | readonly string[], type: string | number, payload?: unknown, options: CulledSendOptions = {}): void {
     this.started();
     this.router!.sendAbout(about, type, payload, options, (id) => this.entities.has(id));
+  }
+
+  /**
+   * Sends a noise (a footstep, a shot, a thud) to the clients whose character, or a teammate, could hear
+   * it through the level (see `Hearing` in `sightline`), as `type`, a {@link HeardNoiseMessage}, right
+   * after the next patch. A client whose view then holds the emitter is told who and where; any other
+   * only how loud and from which way. A caster hears every noise as it was. The truth audit checks the
+   * deliveries (sound leaks). Throws a RangeError naming the field for a malformed noise or an emitter
+   * that is not an entity; nothing is queued then.
+   */
+  sendNoise(noise: Noise, type: string | number): void {
+    this.started();
+    this.noises!.send(noise, type);
   }
 
   /**
@@ -336,6 +354,7 @@ export class SightlinePlugin extends RoomPlugin {
       audit: views?.audit === null || views === null ? null : { ...views.audit.counts },
       roundTrips: this.roundTrips?.counts(this.sessions?.sessions.keys() ?? [][Symbol.iterator]()) ?? { p50: 0, max: 0, measured: 0, capped: 0 },
       messages: { ...(this.router?.counts ?? { sent: 0, withheld: 0, caughtUp: 0 }) },
+      noises: { ...(this.noises?.counts ?? { noises: 0, delivered: 0, named: 0 }) },
       badPositions: c.badPositions,
       settles: c.settles,
       settled: c.settled,

@@ -6,6 +6,7 @@ import type { CullingReport } from "../culling/index.js";
 import type { ClientViews } from "../culling/clientViews.js";
 import { fail } from "../../shared/validation/rangeChecks.js";
 import type { CulledMessages } from "./culledMessages.js";
+import type { CulledNoises } from "./culledNoises.js";
 import type { EntityRegistry } from "./entityRegistry.js";
 import type { RoundTrips } from "./roundTrips.js";
 import type { SessionViews } from "./sessionViews.js";
@@ -25,7 +26,7 @@ export interface UpdateCounts {
  * round trips, brings the views up to date and the team tags with them. A settle, before a send between
  * two updates, reads the positions again and lets the culling apply at once what may not wait
  * (`ViewCulling.settle`). Before each patch: a settle (`update: "manual"`) or an update
- * (`"beforePatch"`), then the culled messages.
+ * (`"beforePatch"`), then the culled messages and noises.
  * @internal
  */
 export class ViewUpdates {
@@ -38,6 +39,7 @@ export class ViewUpdates {
     private readonly sessions: SessionViews,
     private readonly roundTrips: RoundTrips,
     private readonly router: CulledMessages,
+    private readonly noises: CulledNoises,
     private readonly manual: boolean,
   ) {}
 
@@ -75,6 +77,11 @@ export class ViewUpdates {
     }
     try {
       this.router.flush(performance.now());
+    } catch (err) {
+      this.report(err);
+    }
+    try {
+      this.noises.flush();
     } catch (err) {
       this.report(err);
     }

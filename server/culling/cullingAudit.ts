@@ -46,6 +46,10 @@ export interface AuditCounts {
   oracleChecks: number;
   /** Client-sends audited between two updates (`ViewCulling.settle`): views checked for teleports and team changes not yet applied. */
   sends: number;
+  /** Noises delivered that the client's team could not hear, or that named an emitter its view lacked. Must be 0. */
+  soundLeaks: number;
+  /** Noise deliveries audited. */
+  soundsAudited: number;
 }
 
 /** Longest one-way delay the history covers, ticks. */
@@ -96,7 +100,7 @@ interface AuditedClient {
  * @internal
  */
 export class CullingAudit {
-  readonly counts: AuditCounts = { leaks: 0, popIns: 0, misses: 0, clientTicks: 0, excused: 0, truthChecks: 0, oracleChecks: 0, sends: 0 };
+  readonly counts: AuditCounts = { leaks: 0, popIns: 0, misses: 0, clientTicks: 0, excused: 0, truthChecks: 0, oracleChecks: 0, sends: 0, soundLeaks: 0, soundsAudited: 0 };
   /** Details of the last few failures, for test messages. */
   readonly failures: string[] = [];
   private readonly truth: VisionSystem;

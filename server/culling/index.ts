@@ -10,3 +10,4 @@ export {
   type RevealOptions, type RevealTarget,
 } from "./viewCullingOptions.js";
 export type { AuditCounts } from "./cullingAudit.js";
+export { NoiseDelivery, NOISE_LEVEL_STEPS, NOISE_DIRECTION_STEPS, type HeardNoiseMessage, type NoiseListener } from "./noiseDelivery.js";
