@@ -43,3 +43,30 @@ export const SMOKE = Object.freeze({
   fadeSeconds: 2,
   opaqueDensity: 0.5,
 });
+
+/**
+ * Footsteps: every character makes one each `stride` meters it moves. How far one carries (meters of path
+ * around walls, see `Hearing` in `sightline`) depends on the gait, read from the speed: `runFrom` m/s
+ * and up is a run (a player at full speed, a guard in pursuit), slower is a walk (a player easing the
+ * stick or holding Shift, a guard on patrol), and a crouching player creeps, near silent. Below
+ * `stillBelow` m/s no step is made.
+ */
+export const FOOTSTEPS = Object.freeze({
+  stride: 0.8,
+  runFrom: 2.4,
+  stillBelow: 0.3,
+  run: 10,
+  walk: 4,
+  crouch: 1.2,
+});
+
+/**
+ * A player's distractions (a stone, a bottle): how many it carries (refilled at every respawn), how far it
+ * throws one (meters from its centre), and how far the thud where it lands carries (meters of path).
+ * Guards that hear it go and look there.
+ */
+export const DISTRACTION = Object.freeze({
+  count: 3,
+  throwRange: 12,
+  loudness: 14,
+});

@@ -68,8 +68,15 @@ export type DoorMessage = z.infer<typeof DoorMessage>;
 export const SmokeMessage = z.object({ x: z.number().finite(), y: z.number().finite() }).strict();
 export type SmokeMessage = z.infer<typeof SmokeMessage>;
 
+/**
+ * `distract`: throw a distraction (a stone) to (x, y), meters, within `DISTRACTION.throwRange` of the
+ * character: guards that hear the thud go and look there.
+ */
+export const DistractMessage = z.object({ x: z.number().finite(), y: z.number().finite() }).strict();
+export type DistractMessage = z.infer<typeof DistractMessage>;
+
 /** Message types the room accepts from clients. Anything else is answered with an `error`. */
-export const CLIENT_MESSAGES = Object.freeze(["respawn", "door", "smoke"] as const);
+export const CLIENT_MESSAGES = Object.freeze(["respawn", "door", "smoke", "distract"] as const);
 
 /** Join options (`client.joinOrCreate("stealth", options)`): the spawn to start at and the team. */
 export const JoinOptions = z.object({
@@ -84,6 +91,12 @@ export const SERVER_MESSAGES = Object.freeze({
   error: "error",
   /** `{ type: "escaped" | "caught", by?: string }`: the player's run ended and it is back at a spawn. */
   round: "round",
+  /**
+   * The noises the player's team heard in a step, after its patch: an array of `HeardNoiseMessage`
+   * (`sightline/colyseus`): how loud, from which way, who heard it; the emitter and its spot only when the
+   * player's view holds the emitter. Spectators following everyone get every noise as it was.
+   */
+  noise: "noise",
 } as const);
 
 /** Codes carried by the `error` message, one per reason. At most one per code per client per second. */

@@ -34,9 +34,11 @@ export const DetectionNotice = schema({
   type: t.string().default(""),
   /** The guard or camera id. */
   observer: t.string().default(""),
-  /** Where that observer last knew this character to be, meters. */
+  /** Where that observer last knew this character to be, meters (where it heard it, for "hearing"). */
   x: t.float32().default(0),
   y: t.float32().default(0),
+  /** The sense that fed the meter: "sight" or "hearing". */
+  sense: t.string().default("sight"),
 }, "DetectionNotice");
 export type DetectionNotice = InstanceType<typeof DetectionNotice>;
 
@@ -55,6 +57,8 @@ export const PlayerState = schema({
   ack: t.uint32().default(0).view(OWNER),
   /** Smoke grenades left (refilled at every respawn). */
   smokes: t.uint8().default(0).view(OWNER),
+  /** Distractions left (owner only). */
+  distractions: t.uint8().default(0).view(OWNER),
   /** Meters of every guard and camera with awareness of this character above 0, keyed by observer id. */
   meters: t.map(DetectionMeter).view(OWNER),
   /** The most recent detection events about this character, oldest first (at most `EVENT_HISTORY`). */

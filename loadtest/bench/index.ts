@@ -6,6 +6,7 @@ import { awarenessCalibrationBench } from "./awarenessCalibration.js";
 import { cullingBench } from "./culling.js";
 import { doorsBench } from "./doors.js";
 import { fovBench } from "./fov.js";
+import { hearingCalibrationBench } from "./hearingCalibration.js";
 import { roomTickBench } from "./roomTick.js";
 import { visionPassBench } from "./visionPass.js";
 import { visionSchedulerBench } from "./visionScheduler.js";
@@ -14,6 +15,7 @@ const benches: Record<string, () => Promise<void> | void> = {
   "vision-pass": visionPassBench,
   "vision-scheduler": visionSchedulerBench,
   "awareness-calibration": awarenessCalibrationBench,
+  "hearing-calibration": hearingCalibrationBench,
   "room-tick": roomTickBench,
   culling: cullingBench,
   doors: doorsBench,

@@ -58,6 +58,8 @@ export class RoomStats {
   /** Doors opened or shut (by players and guards), and smoke grenades that landed. */
   doorsToggled = 0;
   smokesThrown = 0;
+  /** Footsteps and thuds made (hearing on). */
+  noises = 0;
   /** Sight rays cast, summed over ticks. */
   rays = 0;
   /** Scheduler staleness (ticks) after the last tick: the worst pending observer. */
@@ -75,6 +77,9 @@ export class RoomStats {
   popIns = 0;
   misses = 0;
   auditedClientTicks = 0;
+  /** Noises delivered that the client's team could not hear or that named an emitter out of view (must stay 0), and deliveries audited. */
+  soundLeaks = 0;
+  soundsAudited = 0;
   /** The truth harness's first failures, each a sentence naming the tick, client, entity and positions (at most 20). */
   auditFailures: readonly string[] = [];
   /** Players' tile field of view (explored memory): recomputes, and the time spent updating it, ms, summed over ticks. */
@@ -161,6 +166,8 @@ export class RoomStats {
       this.popIns = audit.counts.popIns;
       this.misses = audit.counts.misses;
       this.auditedClientTicks = audit.counts.clientTicks - audit.counts.excused;
+      this.soundLeaks = audit.counts.soundLeaks;
+      this.soundsAudited = audit.counts.soundsAudited;
       this.auditFailures = audit.failures;
     }
     // Once a second at the demo's tick rate: round trips change slower than ticks.
@@ -276,6 +283,8 @@ export class RoomStats {
         popIns: this.popIns,
         misses: this.misses,
         auditedClientTicks: this.auditedClientTicks,
+        soundLeaks: this.soundLeaks,
+        soundsAudited: this.soundsAudited,
         auditFailures: this.auditFailures,
         roundTripMs: this.roundTripMs,
       },
@@ -285,6 +294,7 @@ export class RoomStats {
       captures: this.captures,
       doorsToggled: this.doorsToggled,
       smokesThrown: this.smokesThrown,
+      noises: this.noises,
       inputsApplied: this.inputsApplied,
       rejected: {
         total: this.rejections,

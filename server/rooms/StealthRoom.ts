@@ -14,7 +14,7 @@ import { registerMessages } from "./messageIntake.js";
 import { MapCatalog } from "./mapCatalog.js";
 import { Refusal } from "./refusal.js";
 import { RoomExceptions } from "./roomExceptions.js";
-import { DEFAULT_ROOM_SETTINGS, extraGuardsFor, keepsDoors, type StealthRoomSettings } from "./roomSettings.js";
+import { DEFAULT_ROOM_SETTINGS, extraGuardsFor, keepsDoors, keepsHearing, type StealthRoomSettings } from "./roomSettings.js";
 import { RoomStats } from "../ops/roomStats.js";
 import { asksToSpectate, Spectators } from "./spectators.js";
 import { StateMirror } from "./stateMirror.js";
@@ -29,7 +29,8 @@ const AFTER_PATCH = Object.freeze({ afterNextPatch: true });
  * the vision engine, awareness meters and detection events synced through schema, culled per client by
  * the `sightline/colyseus` plugin. This class keeps lifecycle and wiring; each concern is its own unit.
  *
- * Create options `map` (a map name, default "demo") and `doors` (false: without the map's doors). Join
+ * Create options `map` (a map name, default "demo"), `doors` (false: without the map's doors) and
+ * `hearing` (false: silent footsteps, deaf guards). Join
  * options `spawn` (a spawn's name) and `team`.
  * Each step (default 20 Hz): inputs (doors and smoke asked for included) -> physics and vision -> bodies,
  * doors and smoke into the schema -> culling -> awareness into the schema; then the patch, and after it
@@ -68,19 +69,19 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     return this.plugins.sightline;
   }
 
-  override onCreate(options: { map?: unknown; guards?: unknown; doors?: unknown } = {}): void {
+  override onCreate(options: { map?: unknown; guards?: unknown; doors?: unknown; hearing?: unknown } = {}): void {
     const s = this.settings;
     const chosen = (s.catalog ?? MapCatalog.bundled()).forOption(options.map);
     const map = keepsDoors(options.doors) ? chosen : { ...chosen, doors: [] };
     this.maxClients = s.maxClients;
     this.maxMessagesPerSecond = s.maxMessagesPerSecond;
-    this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate, extraGuards: extraGuardsFor(options.guards, map.guards.length, s.maxGuards) });
+    this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate, extraGuards: extraGuardsFor(options.guards, map.guards.length, s.maxGuards), hearing: keepsHearing(options.hearing) });
     this.spectators = new Spectators(s.spectatorToken);
     this.explored = new ExploredTiles(map, this.sim.occluders);
     this.mirror = new StateMirror(this.sim, this.state, this.stats);
     this.intake = new InputIntake(this.sim, this.stats, s);
     this.hygiene = new FrameHygiene(this.stats, () => this.now(), () => this.maxMessagesPerSecond);
-    this.plugins.sightline.start({ ...cullingFor(this.sim, s.culling, s.cullingEnabled !== false), pingIntervalMs: s.pingIntervalMs });
+    this.plugins.sightline.start({ ...cullingFor(this.sim, s.culling, s.cullingEnabled !== false), pingIntervalMs: s.pingIntervalMs, hearing: this.sim.ears.hearing });
     declareScenery(this.plugins.sightline, this.sim, this.state);
     this.level = new LevelMirror(this.sim, this.state, this.plugins.sightline);
     followTeleports(this.plugins.sightline, this.sim);
@@ -218,6 +219,9 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.level.sync(result.doorsToggled);
     this.stats.doorsToggled += result.doorsToggled;
     this.stats.smokesThrown += this.sim.smokes.added.length;
+    // Heard after this step's patch, by each client only as its team's ears allow.
+    for (const noise of result.noises) this.plugins.sightline.sendNoise(noise, SERVER_MESSAGES.noise);
+    this.stats.noises += result.noises.length;
     const exploredStarted = performance.now();
     this.explored.update(this.sim.players.values());
     this.stats.recordTileVision(performance.now() - exploredStarted, this.explored.recomputes);

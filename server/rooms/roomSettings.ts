@@ -67,19 +67,32 @@ export const DEFAULT_ROOM_SETTINGS: Readonly<StealthRoomSettings> = Object.freez
 });
 
 /**
- * Guards to generate for the create option `guards` (the total wanted; default: the map's own). Refused
- * unless an integer from the map's guard count up to `maxGuards`.
- */
-/**
  * The create option `doors` (default true): false builds the room without the map's doors, every doorway
  * an open passage (what a level without doors costs, for load tests). Throws a Refusal for anything else
  * than a boolean.
  */
 export function keepsDoors(doors: unknown): boolean {
-  if (doors === undefined) return true;
-  if (typeof doors !== "boolean") throw new Refusal(`option "doors" must be a boolean (got ${describeValue(doors)})`);
-  return doors;
+  return booleanOption("doors", doors);
 }
+
+/**
+ * The create option `hearing` (default true): false makes a room where nobody is heard (no footsteps, no
+ * thuds, deaf guards), what hearing costs, for load tests. Throws a Refusal for anything but a boolean.
+ */
+export function keepsHearing(hearing: unknown): boolean {
+  return booleanOption("hearing", hearing);
+}
+
+function booleanOption(name: string, value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== "boolean") throw new Refusal(`option "${name}" must be a boolean (got ${describeValue(value)})`);
+  return value;
+}
+
+/**
+ * Guards to generate for the create option `guards` (the total wanted; default: the map's own). Refused
+ * unless an integer from the map's guard count up to `maxGuards`.
+ */
 
 export function extraGuardsFor(guards: unknown, mapGuards: number, maxGuards = 0): number {
   if (guards === undefined) return 0;

@@ -52,6 +52,7 @@ export class StateMirror {
       ps.caught = p.caught;
       ps.escapes = p.escapes;
       ps.smokes = p.smokes;
+      ps.distractions = p.distractions;
     }
     for (const g of this.sim.guards) {
       const gs = state.guards.get(g.id)!;
@@ -88,6 +89,7 @@ export class StateMirror {
       notice.observer = views.has(e.targetId, e.observerId) ? e.observerId : "";
       notice.x = e.position.x;
       notice.y = e.position.y;
+      notice.sense = e.sense;
       ps.events.push(notice);
       while (ps.events.length > EVENT_HISTORY) ps.events.shift();
     }

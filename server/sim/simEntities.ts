@@ -1,5 +1,5 @@
 import type { Body } from "planck";
-import type { DetectionEvent, VisionTickReport } from "sightline";
+import type { DetectionEvent, Noise, VisionTickReport } from "sightline";
 import type { GuardBrain, GuardCommand } from "./guardBrain.js";
 import type { CameraPlacement, GuardPlacement } from "./tiledMap.js";
 
@@ -20,6 +20,8 @@ export interface SimPlayer {
   escapes: number;
   /** Smoke grenades left (refilled at every respawn). */
   smokes: number;
+  /** Distractions left (refilled at every respawn). */
+  distractions: number;
 }
 
 /** A patrolling guard. Its id is `guard:<name>` (or `guard:<object id>` when unnamed). */
@@ -55,4 +57,6 @@ export interface StepResult {
   round: readonly RoundEvent[];
   /** Doors that opened or shut at the start of this step. */
   doorsToggled: number;
+  /** Footsteps and thuds of this step (valid until the next step). */
+  noises: readonly Noise[];
 }

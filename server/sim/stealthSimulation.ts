@@ -2,7 +2,7 @@ import { Vec2, type Body } from "planck";
 import { Occluders } from "sightline/occluders";
 import { DEFAULT_MOVEMENT_RULES, type MovementRules, type Motion } from "../../shared/movement/applyInput.js";
 import { AwarenessModel, VisionSystem, type AwarenessOptions, type DetectionEvent, type ObserverState, type VisionOptions } from "sightline";
-import { CHARACTER_RADIUS, DOOR_REACH, SMOKE, TICK_RATE } from "../../shared/gameRules.js";
+import { CHARACTER_RADIUS, DISTRACTION, DOOR_REACH, SMOKE, TICK_RATE } from "../../shared/gameRules.js";
 import { cameraFacing } from "./cameraSweep.js";
 import { createCharacterBody } from "./characterBody.js";
 import { DEFAULT_GUARD_RULES, GuardBrain, type GuardRules } from "./guardBrain.js";
@@ -11,6 +11,8 @@ import { Doors } from "./doors.js";
 import { buildMapWorld, type MapWorld } from "./mapWorld.js";
 import { NavGrid } from "./navGrid.js";
 import { PatrolRoute } from "./patrolRoute.js";
+import { RoomHearing } from "./roomHearing.js";
+import { checkRound, raiseAlarm } from "./roundReferee.js";
 import { SmokeGrenades } from "./smokeGrenades.js";
 import type { StealthMap } from "./tiledMap.js";
 import { TravelCap } from "./travelCap.js";
@@ -39,6 +41,8 @@ export interface SimulationOptions {
    * `wanderingGuardPlacements`): rooms with more guards than the map places, e.g. for load tests. Default 0.
    */
   extraGuards?: number;
+  /** False: nobody makes a sound and guards are deaf (what hearing costs, for load tests). Default true. */
+  hearing?: boolean;
 }
 
 export type { RoundEvent, SimCamera, SimGuard, SimPlayer, StepResult } from "./simEntities.js";
@@ -65,7 +69,7 @@ const DEFAULTS = {
  *
  * One {@link step} runs, in order: doors and smoke asked for since the last step, and the clouds' ageing
  * -> movement (player intents and guard commands become velocities) -> `world.step` -> poses into the
- * vision engine -> scheduler tick -> awareness -> guard behaviour (guards open the shut doors ahead of
+ * vision engine -> scheduler tick -> footsteps and thuds, heard by guards -> awareness -> guard behaviour (guards open the shut doors ahead of
  * them, for the next step) -> round.
  */
 export class StealthSimulation {
@@ -75,6 +79,8 @@ export class StealthSimulation {
   readonly occluders: Occluders;
   readonly doors: Doors;
   readonly smokes: SmokeGrenades;
+  /** Footsteps, thrown distractions, and what the guards hear of them. */
+  readonly ears: RoomHearing;
   readonly vision: VisionSystem;
   readonly awareness: AwarenessModel;
   readonly nav: NavGrid;
@@ -140,6 +146,7 @@ export class StealthSimulation {
     this.occluders = Occluders.fromLevel(map, { file: map.file });
     this.doors = new Doors(map.doors, built.doors, this.occluders);
     this.smokes = new SmokeGrenades(this.occluders, map);
+    this.ears = new RoomHearing(this.occluders, map, options.hearing !== false);
     this.vision = new VisionSystem(this.occluders, options.vision);
     this.awareness = new AwarenessModel(options.awareness);
     this.nav = NavGrid.ofMap(map, { world: this.world, clearance: this.characterRadius });
@@ -179,7 +186,7 @@ export class StealthSimulation {
     if (this.players.has(id)) throw new RangeError(`player ${JSON.stringify(id)} already exists`);
     const spawn = this.pickSpawn(options.spawn);
     const body = createCharacterBody(this.world, "player", spawn.x, spawn.y, this.characterRadius);
-    const player: SimPlayer = { id, body, team: options.team ?? "infiltrators", spawn: options.spawn, facing: 0, crouch: false, vx: 0, vy: 0, caught: 0, escapes: 0, smokes: SMOKE.grenades };
+    const player: SimPlayer = { id, body, team: options.team ?? "infiltrators", spawn: options.spawn, facing: 0, crouch: false, vx: 0, vy: 0, caught: 0, escapes: 0, smokes: SMOKE.grenades, distractions: DISTRACTION.count };
     this.players.set(id, player);
     // Players first, in join order, then guards: the order the travel cap records them in.
     this.bodies.splice(this.players.size - 1, 0, body);
@@ -194,6 +201,7 @@ export class StealthSimulation {
     this.players.delete(id);
     this.bodies.splice(this.bodies.indexOf(p.body), 1);
     this.smokes.forget(p);
+    this.ears.forget(id);
     this.vision.remove(id);
     this.awareness.remove(id);
     this.world.destroyBody(p.body);
@@ -221,6 +229,16 @@ export class StealthSimulation {
     this.smokes.request(p, x, y);
   }
 
+  /**
+   * A player throws a distraction to (x, y), meters: a thud there at the next step that guards in earshot
+   * go and look at. Throws a RangeError saying why when it may not: none left, too far, off the map.
+   */
+  throwDistraction(id: string, x: number, y: number): void {
+    const p = this.players.get(id);
+    if (p === undefined) throw new RangeError(`player ${JSON.stringify(id)} is not in the room`);
+    this.ears.request(p, x, y);
+  }
+
   /** Sets what a player's character does from now on (one applied input frame; see `applyInput`). */
   setMotion(id: string, motion: Motion): void {
     const p = this.players.get(id);
@@ -245,6 +263,7 @@ export class StealthSimulation {
     p.vx = 0;
     p.vy = 0;
     p.smokes = SMOKE.grenades;
+    p.distractions = DISTRACTION.count;
     this.onTeleport(id);
   }
 
@@ -293,10 +312,11 @@ export class StealthSimulation {
       this.vision.moveObserver(c.id, c.placement.x, c.placement.y, c.facing);
     }
 
-    // 4. The scheduler's slice of sight rays.
+    // 4. The scheduler's slice of sight rays; footsteps and thuds, and who among the guards hears them.
     const vision = this.vision.tick();
+    this.ears.step(this.players.values(), this.guards, dt);
 
-    // 5. Awareness, with crouching players harder to notice.
+    // 5. Awareness, with crouching players harder to notice, by sight and by ear.
     const sightings = this.vision.sightings();
     for (const s of sightings) {
       const p = this.players.get(s.targetId);
@@ -304,10 +324,10 @@ export class StealthSimulation {
     }
     const events = this.events;
     events.length = 0;
-    for (const e of this.awareness.step(this.tick, dt, sightings)) events.push(e);
+    for (const e of this.awareness.step(this.tick, dt, sightings, this.ears.heard)) events.push(e);
 
     // 6. Behaviour: cameras raise alarms, guards decide their next step.
-    for (const e of events) if (e.type === "spotted" && e.observerId.startsWith("camera:")) this.raiseAlarm(e.position);
+    for (const e of events) if (e.type === "spotted" && e.observerId.startsWith("camera:")) raiseAlarm(this.guards, e.position, this.alarmGuards);
     for (const g of this.guards) {
       const at = g.body.getPosition();
       g.brain.think(dt, at.x, at.y, this.sensing.of(g.id), g.command);
@@ -316,8 +336,8 @@ export class StealthSimulation {
 
     // 7. Round: exits and captures.
     this.round.length = 0;
-    this.checkRound();
-    return { tick: this.tick, vision, events, round: this.round, doorsToggled };
+    checkRound(this, 2 * this.characterRadius + this.catchReach, this.exits, this.round, this.events);
+    return { tick: this.tick, vision, events, round: this.round, doorsToggled, noises: this.ears.noises };
   }
 
   /** The awareness state of a guard or camera ("idle" for unknown ids). */
@@ -328,49 +348,6 @@ export class StealthSimulation {
   /** Releases the world's listeners. The simulation must not be used after. */
   dispose(): void {
     this.vision.dispose();
-  }
-
-  /** A camera spotted someone at `at`: the nearest guards come to look. */
-  private raiseAlarm(at: { x: number; y: number }): void {
-    if (this.alarmGuards === 0) return;
-    const ranked = this.guards
-      .map((g) => ({ g, d: (g.body.getPosition().x - at.x) ** 2 + (g.body.getPosition().y - at.y) ** 2 }))
-      .sort((a, b) => a.d - b.d);
-    for (let i = 0; i < Math.min(this.alarmGuards, ranked.length); i++) ranked[i]!.g.brain.alarm(at.x, at.y);
-  }
-
-  private checkRound(): void {
-    const reach = 2 * this.characterRadius + this.catchReach;
-    for (const p of this.players.values()) {
-      const at = p.body.getPosition();
-      let escaped = false;
-      for (const exit of this.exits) {
-        for (let f = exit.getFixtureList(); f !== null; f = f.getNext()) {
-          if (f.testPoint(at)) escaped = true;
-        }
-      }
-      if (escaped) {
-        p.escapes++;
-        this.round.push({ type: "escaped", playerId: p.id });
-        this.respawn(p.id);
-        continue;
-      }
-      for (const g of this.guards) {
-        if (this.awareness.state(g.id) !== "alerted") continue;
-        const gp = g.body.getPosition();
-        if ((gp.x - at.x) ** 2 + (gp.y - at.y) ** 2 <= reach * reach) {
-          p.caught++;
-          this.round.push({ type: "caught", playerId: p.id, by: g.id });
-          // The catcher stands down and walks back to its route; anyone else on the player's trail has
-          // lost it (it is back at a spawn), as if it had slipped away.
-          const cleared = this.awareness.standDown(g.id);
-          if (cleared !== undefined) this.events.push(cleared);
-          this.awareness.remove(p.id);
-          this.respawn(p.id);
-          break;
-        }
-      }
-    }
   }
 
   private pickSpawn(name: string | undefined): { x: number; y: number } {

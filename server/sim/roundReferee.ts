@@ -1,0 +1,56 @@
+import type { Body } from "planck";
+import type { AwarenessModel, DetectionEvent } from "sightline";
+import type { RoundEvent, SimGuard, SimPlayer } from "./simEntities.js";
+
+/** What the referee needs of the simulation. */
+export interface Refereed {
+  readonly players: ReadonlyMap<string, SimPlayer>;
+  readonly guards: readonly SimGuard[];
+  readonly awareness: AwarenessModel;
+  respawn(id: string): void;
+}
+
+/**
+ * The round's rules, once per step after behaviour: a player inside an exit escapes, one within `reach`
+ * meters (centre to centre) of an alerted guard is caught; both respawn. The catcher stands down (its
+ * `cleared` joins the step's `events`) and every meter about the player goes, as if it had slipped away.
+ */
+export function checkRound(sim: Refereed, reach: number, exits: readonly Body[], round: RoundEvent[], events: DetectionEvent[]): void {
+  for (const p of sim.players.values()) {
+    const at = p.body.getPosition();
+    let escaped = false;
+    for (const exit of exits) {
+      for (let f = exit.getFixtureList(); f !== null; f = f.getNext()) {
+        if (f.testPoint(at)) escaped = true;
+      }
+    }
+    if (escaped) {
+      p.escapes++;
+      round.push({ type: "escaped", playerId: p.id });
+      sim.respawn(p.id);
+      continue;
+    }
+    for (const g of sim.guards) {
+      if (sim.awareness.state(g.id) !== "alerted") continue;
+      const gp = g.body.getPosition();
+      if ((gp.x - at.x) ** 2 + (gp.y - at.y) ** 2 <= reach * reach) {
+        p.caught++;
+        round.push({ type: "caught", playerId: p.id, by: g.id });
+        const cleared = sim.awareness.standDown(g.id);
+        if (cleared !== undefined) events.push(cleared);
+        sim.awareness.remove(p.id);
+        sim.respawn(p.id);
+        break;
+      }
+    }
+  }
+}
+
+/** A camera spotted someone at `at`: the `count` nearest guards come to look. */
+export function raiseAlarm(guards: readonly SimGuard[], at: { x: number; y: number }, count: number): void {
+  if (count === 0) return;
+  const ranked = guards
+    .map((g) => ({ g, d: (g.body.getPosition().x - at.x) ** 2 + (g.body.getPosition().y - at.y) ** 2 }))
+    .sort((a, b) => a.d - b.d);
+  for (let i = 0; i < Math.min(count, ranked.length); i++) ranked[i]!.g.brain.alarm(at.x, at.y);
+}
