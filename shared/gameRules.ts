@@ -69,4 +69,6 @@ export const DISTRACTION = Object.freeze({
   count: 3,
   throwRange: 12,
   loudness: 14,
+  /** How much a thud says to a guard that hears it, against a footstep's 1 (`Heard.salience`): one is enough to make it come and look. */
+  salience: 5,
 });

@@ -23,7 +23,18 @@ export interface NoiseCounts {
 interface Queued {
   noise: Noise;
   type: string | number;
+  /** The emitter's team, unless its own team hears it too (`toEmitterTeam`). */
+  skipTeam: string | undefined;
   sent: boolean;
+}
+
+/** Options of `SightlinePlugin.sendNoise`. */
+export interface NoiseSendOptions {
+  /**
+   * Whether the emitter's own team hears it too. Default false: teammates hold the emitter in view
+   * anyway, and play its footsteps from its movement; a noise is news to the other teams.
+   */
+  toEmitterTeam?: boolean;
 }
 
 /**
@@ -70,12 +81,15 @@ export class CulledNoises {
   }
 
   /** `SightlinePlugin.sendNoise`: checks it (a RangeError naming the field, nothing queued) and queues it. */
-  send(noise: Noise, type: string | number): void {
+  send(noise: Noise, type: string | number, options: NoiseSendOptions = {}): void {
     checkNoise(noise);
-    if (!this.entities.has(noise.emitter)) fail("SightlinePlugin.sendNoise Noise.emitter", "is not an entity", noise.emitter);
+    const emitter = this.entities.get(noise.emitter);
+    if (emitter === undefined) fail("SightlinePlugin.sendNoise Noise.emitter", "is not an entity", noise.emitter);
     if (typeof type !== "string" && typeof type !== "number") fail("SightlinePlugin.sendNoise type", "must be a message type (a string or a number)", type);
+    if (options?.toEmitterTeam !== undefined && typeof options.toEmitterTeam !== "boolean") fail("NoiseSendOptions.toEmitterTeam", "must be a boolean", options.toEmitterTeam);
+    const skipTeam = options?.toEmitterTeam === true ? undefined : emitter.team;
     // A copy: the caller may reuse its noise object for the next one before the patch.
-    this.queue.push({ noise: { x: noise.x, y: noise.y, loudness: noise.loudness, kind: noise.kind, emitter: noise.emitter }, type, sent: false });
+    this.queue.push({ noise: { x: noise.x, y: noise.y, loudness: noise.loudness, kind: noise.kind, emitter: noise.emitter }, type, skipTeam, sent: false });
     this.counts.noises++;
   }
 
@@ -119,7 +133,7 @@ export class CulledNoises {
         message = { kind: noise.kind, level: 1, dir: 0, listener: "", emitter: noise.emitter, x: noise.x, y: noise.y };
       } else {
         character = this.entities.get(session.character!);
-        if (character === undefined) continue;
+        if (character === undefined || (q.skipTeam !== undefined && character.team === q.skipTeam)) continue;
         message = delivery.messageFor(character.id, character.team, this.sessions.has(session.id, noise.emitter));
       }
       if (message === undefined) continue;

@@ -11,5 +11,5 @@ export { DEFAULT_SIGHTLINE_OPTIONS, type SightlineOptions, type Position } from 
 export type { RoundTripCounts } from "./roundTrips.js";
 export type { MessageCounts } from "./culledMessages.js";
 export type { AuditOptions } from "../culling/index.js";
-export type { NoiseCounts } from "./culledNoises.js";
+export type { NoiseCounts, NoiseSendOptions } from "./culledNoises.js";
 export type { HeardNoiseMessage } from "../culling/noiseDelivery.js";

@@ -5,7 +5,7 @@ import type { ClientViews } from "../culling/clientViews.js";
 import { EverythingInView } from "../culling/everythingInView.js";
 import { fail, nonEmptyString, object } from "../../shared/validation/rangeChecks.js";
 import { CulledMessages } from "./culledMessages.js";
-import { CulledNoises } from "./culledNoises.js";
+import { CulledNoises, type NoiseSendOptions } from "./culledNoises.js";
 import type { Noise } from "../hearing/hearing.js";
 import { LoopWatch } from "./loopWatch.js";
 import { checkCullable, EntityRegistry } from "./entityRegistry.js";
@@ -305,13 +305,14 @@ export class SightlinePlugin extends RoomPlugin {
    * Sends a noise (a footstep, a shot, a thud) to the clients whose character, or a teammate, could hear
    * it through the level (see `Hearing` in `sightline`), as `type`, a {@link HeardNoiseMessage}, right
    * after the next patch. A client whose view then holds the emitter is told who and where; any other
-   * only how loud and from which way. A caster hears every noise as it was. The truth audit checks the
+   * only how loud and from which way. The emitter's own team is not told unless `toEmitterTeam`. A
+   * caster hears every noise as it was. The truth audit checks the
    * deliveries (sound leaks). Throws a RangeError naming the field for a malformed noise or an emitter
    * that is not an entity; nothing is queued then.
    */
-  sendNoise(noise: Noise, type: string | number): void {
+  sendNoise(noise: Noise, type: string | number, options?: NoiseSendOptions): void {
     this.started();
-    this.noises!.send(noise, type);
+    this.noises!.send(noise, type, options);
   }
 
   /**

@@ -20,8 +20,6 @@ export class RoomHearing {
   private readonly heardPool: Heard[] = [];
   private readonly ear: Earshot = { distance: 0, level: 0, dirX: 0, dirY: 0, direct: false };
   private readonly pending: { thrower: SimPlayer; x: number; y: number }[] = [];
-  /** Meters each character has moved since its last footstep. */
-  private readonly sinceStep = new Map<string, number>();
 
   constructor(occluders: Occluders, private readonly bounds: { width: number; height: number }, readonly enabled: boolean) {
     this.hearing = new Hearing(occluders);
@@ -42,10 +40,9 @@ export class RoomHearing {
     this.pending.push({ thrower, x, y });
   }
 
-  /** Forgets a character (it left): its stride, and what it threw that has not landed. */
-  forget(id: string): void {
-    this.sinceStep.delete(id);
-    for (let i = this.pending.length - 1; i >= 0; i--) if (this.pending[i]!.thrower.id === id) this.pending.splice(i, 1);
+  /** Forgets what a player threw that has not landed (it left). */
+  forget(thrower: SimPlayer): void {
+    for (let i = this.pending.length - 1; i >= 0; i--) if (this.pending[i]!.thrower === thrower) this.pending.splice(i, 1);
   }
 
   /** After physics: this step's footsteps and thuds, and what the guards heard of the players' ones. */
@@ -59,25 +56,25 @@ export class RoomHearing {
       this.make(x, y, DISTRACTION.loudness, "thud", thrower.id);
     }
     this.pending.length = 0;
-    for (const p of players) this.footstep(p.id, p.body, p.crouch, dt);
+    for (const p of players) this.footstep(p, p.crouch, dt);
     const fromPlayers = this.noises.length;
-    for (const g of guards) this.footstep(g.id, g.body, false, dt);
+    for (const g of guards) this.footstep(g, false, dt);
     for (let i = 0; i < fromPlayers; i++) this.listen(this.noises[i]!, guards);
   }
 
-  private footstep(id: string, body: SimPlayer["body"], crouch: boolean, dt: number): void {
-    const v = body.getLinearVelocity();
+  private footstep(walker: SimPlayer | SimGuard, crouch: boolean, dt: number): void {
+    const v = walker.body.getLinearVelocity();
     const speed = Math.hypot(v.x, v.y);
     if (speed < FOOTSTEPS.stillBelow) return;
-    const moved = (this.sinceStep.get(id) ?? 0) + speed * dt;
+    const moved = walker.stride + speed * dt;
     if (moved < FOOTSTEPS.stride) {
-      this.sinceStep.set(id, moved);
+      walker.stride = moved;
       return;
     }
-    this.sinceStep.set(id, moved - FOOTSTEPS.stride);
-    const at = body.getPosition();
+    walker.stride = moved - FOOTSTEPS.stride;
+    const at = walker.body.getPosition();
     const loudness = crouch ? FOOTSTEPS.crouch : speed >= FOOTSTEPS.runFrom ? FOOTSTEPS.run : FOOTSTEPS.walk;
-    this.make(at.x, at.y, loudness, "footstep", id);
+    this.make(at.x, at.y, loudness, "footstep", walker.id);
   }
 
   private make(x: number, y: number, loudness: number, kind: string, emitter: string): void {
@@ -100,12 +97,13 @@ export class RoomHearing {
       if (dx * dx + dy * dy >= reach) continue;
       if (!this.hearing.hears(noise, at.x, at.y, this.ear)) continue;
       const i = this.heard.length;
-      const h = (this.heardPool[i] ??= { observerId: "", targetId: "", level: 0, position: { x: 0, y: 0 } });
+      const h = (this.heardPool[i] ??= { observerId: "", targetId: "", level: 0, position: { x: 0, y: 0 }, salience: 1 });
       h.observerId = g.id;
       h.targetId = noise.emitter;
       h.level = this.ear.level;
       h.position.x = noise.x;
       h.position.y = noise.y;
+      h.salience = noise.kind === "thud" ? DISTRACTION.salience : 1;
       this.heard.push(h);
     }
   }

@@ -22,6 +22,8 @@ export interface SimPlayer {
   smokes: number;
   /** Distractions left (refilled at every respawn). */
   distractions: number;
+  /** Meters moved since its last footstep. */
+  stride: number;
 }
 
 /** A patrolling guard. Its id is `guard:<name>` (or `guard:<object id>` when unnamed). */
@@ -31,6 +33,8 @@ export interface SimGuard {
   readonly body: Body;
   readonly brain: GuardBrain;
   readonly command: GuardCommand;
+  /** Meters moved since its last footstep. */
+  stride: number;
 }
 
 /** A sweeping camera. Its id is `camera:<name>` (or `camera:<object id>`). */

@@ -168,7 +168,7 @@ export class StealthSimulation {
       const route = new PatrolRoute(g.patrol.length > 0 ? g.patrol : [{ x: g.x, y: g.y }], g.patrolLoop);
       const brain = new GuardBrain(id, route, this.nav, g.facing, options.guards, g.id);
       this.vision.addObserver(id, { position: { x: g.x, y: g.y }, facing: g.facing, fov: g.fov, range: g.range, proximityRadius: 1.5 });
-      this.guards.push({ id, placement: g, body, brain, command: { vx: 0, vy: 0, facing: g.facing } });
+      this.guards.push({ id, placement: g, body, brain, command: { vx: 0, vy: 0, facing: g.facing }, stride: 0 });
       this.bodies.push(body);
     }
     for (const c of map.cameras) {
@@ -186,7 +186,7 @@ export class StealthSimulation {
     if (this.players.has(id)) throw new RangeError(`player ${JSON.stringify(id)} already exists`);
     const spawn = this.pickSpawn(options.spawn);
     const body = createCharacterBody(this.world, "player", spawn.x, spawn.y, this.characterRadius);
-    const player: SimPlayer = { id, body, team: options.team ?? "infiltrators", spawn: options.spawn, facing: 0, crouch: false, vx: 0, vy: 0, caught: 0, escapes: 0, smokes: SMOKE.grenades, distractions: DISTRACTION.count };
+    const player: SimPlayer = { id, body, team: options.team ?? "infiltrators", spawn: options.spawn, facing: 0, crouch: false, vx: 0, vy: 0, caught: 0, escapes: 0, smokes: SMOKE.grenades, distractions: DISTRACTION.count, stride: 0 };
     this.players.set(id, player);
     // Players first, in join order, then guards: the order the travel cap records them in.
     this.bodies.splice(this.players.size - 1, 0, body);
@@ -201,7 +201,7 @@ export class StealthSimulation {
     this.players.delete(id);
     this.bodies.splice(this.bodies.indexOf(p.body), 1);
     this.smokes.forget(p);
-    this.ears.forget(id);
+    this.ears.forget(p);
     this.vision.remove(id);
     this.awareness.remove(id);
     this.world.destroyBody(p.body);

@@ -83,6 +83,20 @@ describe("noises on the wire", () => {
     expect(room.plugins.sightline.audit!.counts.soundLeaks).toBe(0);
   });
 
+  it("a noise is news to the other teams: the emitter's own team gets it only when asked", async () => {
+    const room = await server.colyseus.createRoom<FieldRoom>("field", {});
+    const me = await server.colyseus.connectTo(room, { team: "red", x: 5, y: 10 });
+    const mate = await server.colyseus.connectTo(room, { team: "red", x: 7, y: 10 });
+    const heard = earOf(me);
+    await patches(room, 3);
+    mate.send("noise", { loudness: 10, kind: "own-team-step" });
+    await patches(room, 4);
+    expect(heard).toEqual([]);
+    mate.send("noise", { loudness: 10, kind: "own-team-call", toTeam: true });
+    expect(await untilPatch(room, () => heard.length > 0, 10)).toBe(true);
+    expect(heard[0]).toMatchObject({ kind: "own-team-call", listener: me.sessionId, emitter: mate.sessionId });
+  });
+
   it("a malformed noise is refused with a RangeError naming the field, and nothing is sent", async () => {
     const room = await server.colyseus.createRoom<FieldRoom>("field", {});
     await server.colyseus.connectTo(room, { team: "red", x: 5, y: 10 });

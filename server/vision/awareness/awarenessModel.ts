@@ -109,7 +109,7 @@ export class AwarenessModel {
         const was = levelAt(pair, pair.seenStep === step ? now : before, o);
         const f = o.stateFactor;
         const state = pair.rec.state;
-        const gain = o.hearingFill * h.level * (state === "idle" ? f.idle : state === "suspicious" ? f.suspicious : state === "alerted" ? f.alerted : f.searching);
+        const gain = o.hearingFill * h.level * (h.salience ?? 1) * (state === "idle" ? f.idle : state === "suspicious" ? f.suspicious : state === "alerted" ? f.alerted : f.searching);
         this.fill(pair, was, gain, o.hearingCeiling, h.position.x, h.position.y, "hearing", step, before, now);
       }
     }

@@ -44,6 +44,11 @@ export interface Heard {
   level: number;
   /** Where the noise was, meters: what the last-known position becomes. */
   position: { x: number; y: number };
+  /**
+   * How much this kind of noise says, a multiplier of its fill (>= 0): 1 for a footstep, more for what
+   * draws attention (a crash, a shout, a thrown bottle). Default 1.
+   */
+  salience?: number;
 }
 
 /** The sense that fed a meter: its cone (or proximity) or its ears. */

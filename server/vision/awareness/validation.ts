@@ -77,4 +77,8 @@ export function checkHeard(h: Heard): void {
   object("Heard.position", h.position, "{x, y} in meters");
   finite("Heard.position.x", h.position.x, "meters");
   finite("Heard.position.y", h.position.y, "meters");
+  if (h.salience !== undefined) {
+    nonNegative("Heard.salience", h.salience);
+    finite("Heard.salience", h.salience);
+  }
 }
