@@ -4,6 +4,7 @@ import { applyInput, DEFAULT_MOVEMENT_RULES, type Motion } from "../shared/movem
 import { seededRandom } from "../shared/seededRandom.js";
 import { BotBehaviour, type BotKind } from "./botBehaviour.js";
 import type { DoorsInView } from "./botDoors.js";
+import { BotGait, type GaitTally } from "./botGait.js";
 import { BotLevelPlay, type PlaySight } from "./botLevelPlay.js";
 import type { ErrorTally } from "./errorTally.js";
 import { countRefusal, refusedPlay, type LevelPlay, type LevelPlayTally } from "./levelPlay.js";
@@ -31,12 +32,16 @@ export interface BotContext {
   holdLimit: number | undefined;
   /** Sums over decoding bots' checks. */
   views: ViewTally;
-  /** Frames the bots sent (input frames, pings, door and smoke requests, leaves). */
+  /** Frames the bots sent (input frames, pings, door, smoke and distraction requests, leaves). */
   sent: { frames: number };
-  /** How bots use doors and smoke grenades; undefined with `--level-play off` (they never ask for either). */
+  /** How bots use doors, smoke grenades and distractions; undefined with `--level-play off` (they never ask for any). */
   levelPlay: LevelPlay | undefined;
-  /** What they asked of doors and smoke, and what the room refused. */
+  /** What they asked of doors, smoke and distractions, and what the room refused. */
   play: LevelPlayTally;
+  /** The bots' input frames by gait (as the room's ears would tell it with nothing in the way). */
+  gaits: GaitTally;
+  /** `noise` messages the bots received, and the noises in them (each message an array of what was heard). */
+  heard: { messages: number; noises: number };
   /**
    * Join round trips into existing rooms (matchmaking request to joined room), ms, by whether the room was on the process
    * the bot matchmade through (`local`) or on another one (`cross`, with several processes).
@@ -63,8 +68,9 @@ interface Positioned {
 }
 interface DecodedPlayer extends Positioned {
   team: string;
-  /** Owner-only: grenades left, and each guard's or camera's awareness of the character. */
+  /** Owner-only: grenades and distractions left, and each guard's or camera's awareness of the character. */
   smokes?: number;
+  distractions?: number;
   meters?: ReadonlyMap<string, { state: string }>;
 }
 interface DecodedState {
@@ -112,7 +118,9 @@ export class Bot {
   roomId: string | undefined;
   private input: InputFrame | undefined;
   private readonly behaviour: BotBehaviour;
-  /** Its doors and grenades; undefined with level play off. */
+  /** How hard it pushes the stick: a run mostly, a walk in spells. */
+  private readonly gait: BotGait;
+  /** Its doors, grenades and distractions; undefined with level play off. */
   private readonly play: BotLevelPlay | undefined;
   /** What a decoding bot's level play sees, refreshed every tick (one object, not one a tick). */
   private readonly sight: PlaySight = { sessionId: "", me: undefined, doors: undefined, players: undefined, guards: undefined };
@@ -148,11 +156,14 @@ export class Bot {
     this.y = spawn.y;
     // Drawn whether or not the bot plays the level: turning level play off leaves the bot's other draws as they were.
     const playRandom = seededRandom(Math.floor(random() * 2 ** 31));
+    // Its pace from a stream of its own too: the paths, stops and stance above draw as they did without it.
+    this.gait = new BotGait(seededRandom(Math.floor(random() * 2 ** 31)), ctx.tickSeconds);
     if (ctx.levelPlay !== undefined) {
+      const nav = ctx.level.nav;
       this.play = new BotLevelPlay(ctx.levelPlay, playRandom, decodes, ctx.tickSeconds, ctx.level.map, (type, payload) => {
         this.room?.send(type, payload);
         ctx.sent.frames++;
-      }, ctx.play);
+      }, ctx.play, (x, y) => nav.isFree(x, y));
     }
   }
 
@@ -192,6 +203,8 @@ export class Bot {
     room.reconnection.enabled = false;
     this.input = room.input({ mode: "reliable" }) as unknown as InputFrame;
     room.onMessage("round", () => this.backToSpawn());
+    // What the character's team heard after each patch (rooms with hearing): counted, and so handled.
+    room.onMessage("noise", (batch: unknown) => this.onNoise(batch));
     room.onMessage("error", (e: { code?: string; message?: string }) => this.onError(e));
     room.onError((code, message) => this.ctx.errors.add("roomError", `bot ${this.index}: ${code} ${message ?? ""}`));
     room.onLeave((code) => {
@@ -223,6 +236,7 @@ export class Bot {
     }
     let intent = this.behaviour.steer(this.x, this.y, guard);
     if (this.play !== undefined) intent = this.play.steer(intent, this.x, this.y, this.behaviour, this.decodes ? this.sight : undefined, now);
+    this.ctx.gaits[this.gait.pace(intent)]++;
     const data = this.input.data;
     data.seq = ++this.seq;
     data.moveX = intent.moveX;
@@ -293,9 +307,19 @@ export class Bot {
     this.play?.respawned();
   }
 
+  /** A `noise` message: an array of what the team heard (`HeardNoiseMessage`); anything else is the server's fault. */
+  private onNoise(batch: unknown): void {
+    if (!Array.isArray(batch)) {
+      this.ctx.errors.add("badMessage", `bot ${this.index}: a noise message that is not an array (${typeof batch})`);
+      return;
+    }
+    this.ctx.heard.messages++;
+    this.ctx.heard.noises += batch.length;
+  }
+
   /**
-   * The room's `error` message. A door or grenade it turns down is part of playing (counted, not an error);
-   * anything else means the bot sent what it must not.
+   * The room's `error` message. A door, grenade or distraction it turns down is part of playing (counted,
+   * not an error); anything else means the bot sent what it must not.
    */
   private onError(e: { code?: string; message?: string } | undefined): void {
     const refused = refusedPlay(e);
@@ -303,7 +327,7 @@ export class Bot {
       this.ctx.errors.add("serverError", `bot ${this.index}: ${e?.code} ${e?.message}`);
       return;
     }
-    countRefusal(this.ctx.play, `bot ${this.index}: ${e!.message}`);
+    countRefusal(this.ctx.play, refused, `bot ${this.index}: ${e!.message}`);
     this.play?.refused(refused, e!.message!);
   }
 

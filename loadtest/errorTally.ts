@@ -4,6 +4,8 @@ export type ErrorKind =
   | "dropped"
   /** The server sent an `error` message: something a bot sent was refused. */
   | "serverError"
+  /** The server sent a message a bot cannot read (a `noise` that is not an array). */
+  | "badMessage"
   /** A ping went unanswered for 5 s. */
   | "pingTimeout"
   /** A bot's leave was not confirmed within 10 s at the end. */
@@ -15,7 +17,7 @@ export type ErrorKind =
 
 /** Errors by kind, with the first few messages kept for the report. */
 export class ErrorTally {
-  readonly counts: Record<ErrorKind, number> = { dropped: 0, serverError: 0, pingTimeout: 0, leaveTimeout: 0, roomError: 0, bot: 0 };
+  readonly counts: Record<ErrorKind, number> = { dropped: 0, serverError: 0, badMessage: 0, pingTimeout: 0, leaveTimeout: 0, roomError: 0, bot: 0 };
   readonly examples: string[] = [];
 
   add(kind: ErrorKind, detail: string): void {

@@ -3,6 +3,7 @@ import { TICK_SECONDS } from "../shared/gameRules.js";
 import { seededRandom } from "../shared/seededRandom.js";
 import { Bot, type BotContext, type ViewTally } from "./bot.js";
 import { BOT_KINDS } from "./botBehaviour.js";
+import { newGaitTally, type GaitTally } from "./botGait.js";
 import { ErrorTally } from "./errorTally.js";
 import { levelPlayOn, newLevelPlayTally, type LevelPlayTally } from "./levelPlay.js";
 import { JoinProbe } from "./probe/joinProbe.js";
@@ -46,8 +47,15 @@ export interface RunRecord {
   joins: { local: number[]; cross: number[] };
   /** What the join probe timed while measuring (`--join-probe`), or why it has nothing; undefined without one. */
   probe: ProbeReport | { error: string } | undefined;
-  /** What the bots asked of doors and smoke over the whole run, and what the room refused (all 0 with `--level-play off`). */
+  /** What the bots asked of doors, smoke and distractions over the whole run, and what the room refused (all 0 with `--level-play off`). */
   play: LevelPlayTally;
+  /** The bots' input frames by gait over the whole run. */
+  gaits: GaitTally;
+  /**
+   * Noises the bots were told of (`noise` messages, each an array): over the whole run (`noises`,
+   * `messages`), and the count at the end of warm-up and at the end, for the measured rate.
+   */
+  heard: { noises: number; messages: number; warmNoises: number; endNoises: number };
 }
 
 /**
@@ -90,8 +98,10 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
     holdLimit: undefined,
     views: { checks: 0, entitiesHeld: 0, farLeaks: 0, farLeakExamples: [] },
     sent: { frames: 0 },
-    levelPlay: options.levelPlay === "on" ? levelPlayOn(level.map) : undefined,
+    levelPlay: options.levelPlay === "on" ? levelPlayOn(level.map, options.hearing === "on") : undefined,
     play: newLevelPlayTally(),
+    gaits: newGaitTally(),
+    heard: { messages: 0, noises: 0 },
     joins: { local: [], cross: [] },
   };
   const random = seededRandom(options.seed);
@@ -103,9 +113,14 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
   const roomIds: string[] = [];
   // With level play off, our rooms are made without the map's doors too: the level without them, to set
   // beside one with doors and smoke in play (the plain peer has neither, and takes no such option).
-  const withoutDoors = options.levelPlay === "off" && options.server !== "plain" ? { doors: false } : {};
+  // With hearing off, rooms where nobody is heard (no footsteps, no thuds, deaf guards): what hearing costs
+  // (the peer has no hearing either, and takes no such option).
+  const turnedOff = {
+    ...(options.levelPlay === "off" && options.server !== "plain" ? { doors: false } : {}),
+    ...(options.hearing === "off" && options.server !== "plain" ? { hearing: false } : {}),
+  };
   const createOptions = (room: number): Record<string, unknown> =>
-    options.guards === undefined ? { map: options.map, ...withoutDoors } : { map: options.map, guards: options.guards[room % options.guards.length], ...withoutDoors };
+    options.guards === undefined ? { map: options.map, ...turnedOff } : { map: options.map, guards: options.guards[room % options.guards.length], ...turnedOff };
 
   /** Bot number `i` of the run: room i mod rooms, and within that room the k-th. */
   const newBot = (i: number): Bot => {
@@ -190,6 +205,7 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
 
   let warm: Traffic = { ...traffic };
   let framesOutWarm = 0;
+  let noisesWarm = 0;
   let cpuWarm = process.cpuUsage();
   let measuredFrom = performance.now();
   let rampSeconds = 0;
@@ -223,6 +239,7 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
     // Measuring starts here: traffic, round trips, generator CPU and loop lag, server marks.
     warm = { ...traffic };
     framesOutWarm = ctx.sent.frames;
+    noisesWarm = ctx.heard.noises;
     cpuWarm = process.cpuUsage();
     generatorLag.reset();
     ctx.roundTrips.reset();
@@ -237,6 +254,7 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
     ctx.measuring = false;
     const end = { ...traffic };
     const framesOutEnd = ctx.sent.frames;
+    const noisesEnd = ctx.heard.noises;
     const cpu = process.cpuUsage(cpuWarm);
     const atEnd = connected();
     peak = Math.max(peak, atEnd);
@@ -274,6 +292,8 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
       joins: ctx.joins,
       probe: probeReport,
       play: ctx.play,
+      gaits: ctx.gaits,
+      heard: { ...ctx.heard, warmNoises: noisesWarm, endNoises: noisesEnd },
     };
   }
   return record!;

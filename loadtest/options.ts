@@ -56,10 +56,16 @@ export interface LoadTestOptions {
   server: "stealth" | "plain";
   /**
    * Whether bots use the level's doors (open a shut one on their path, and a share of them shut it behind
-   * them) and throw smoke grenades now and then. `off` compares a run without either. Always off for the
-   * plain peer, whose room has neither.
+   * them) and throw smoke grenades now and then, and distractions in rooms with hearing. `off` compares a
+   * run without them. Always off for the plain peer, whose room has none of them.
    */
   levelPlay: "on" | "off";
+  /**
+   * Whether our rooms hear: footsteps by gait, thrown distractions, guards that listen, and the `noise`
+   * messages each client is told. `off` creates the rooms with `hearing: false` (no noise, deaf guards),
+   * what hearing costs. Always off for the plain peer, which has no hearing.
+   */
+  hearing: "on" | "off";
   /**
    * Hold the run to the capacity targets (patch rate >= 19 per room, event-loop lag p99 <= 25 ms, live
    * heap growth < 10%): a miss fails it. Off, the figures are printed without targets.
@@ -112,9 +118,13 @@ export const USAGE = `usage: npm run loadtest -- [flags]          (against a run
   --audit <f>            with --local: share of clients the culling audit checks, 0..1 (default 0.1)
   --server stealth|plain with --local: the server to start (default stealth); plain is the peer baseline,
                          a plain Colyseus room of the same shape with no vision or culling (--culling,
-                         --audit and --level-play do not apply to it)
+                         --audit, --level-play and --hearing do not apply to it)
   --level-play on|off    bots open shut doors on their way, some shut them behind them, and throw smoke
-                         grenades now and then (default on); off: neither, to compare a run without them
+                         grenades and distractions now and then (default on); off: none of it, to compare
+                         a run without them
+  --hearing on|off       the rooms hear (default on): footsteps by gait, distractions, guards that listen,
+                         noise messages to each client; off: rooms created with hearing: false (no noise,
+                         deaf guards), to compare a run without it
   --runs <n>             runs in a row, 1..10, each on a fresh local server with --local; the report
                          adds the median and worst of each figure and, per target, the runs that met it
   --results-dir <dir>    save each run's summary JSON there as <date>-<commit>-<label>-run<i>.json
@@ -125,7 +135,7 @@ export const USAGE = `usage: npm run loadtest -- [flags]          (against a run
                          scripts set it
   -h, --help             this text
 
-Exit status: 0 ok; 1 connection failures, errors, leaks/pop-ins/misses, or (with --targets) a missed target; 2 bad flags.`;
+Exit status: 0 ok; 1 connection failures, errors, leaks/pop-ins/misses/sound leaks, or (with --targets) a missed target; 2 bad flags.`;
 
 const FLAGS = {
   endpoint: { type: "string" },
@@ -151,6 +161,7 @@ const FLAGS = {
   audit: { type: "string" },
   server: { type: "string" },
   "level-play": { type: "string" },
+  hearing: { type: "string" },
   targets: { type: "boolean" },
   runs: { type: "string" },
   "results-dir": { type: "string" },
@@ -186,6 +197,8 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
   if (!local && values.server !== undefined) throw new UsageError("--server picks the server --local starts, so it needs --local (for a running server, point --endpoint at it)");
   const levelPlay = values["level-play"] ?? "on";
   if (levelPlay !== "on" && levelPlay !== "off") throw new UsageError(`--level-play must be on or off (got ${JSON.stringify(levelPlay)})`);
+  const hearing = values.hearing ?? "on";
+  if (hearing !== "on" && hearing !== "off") throw new UsageError(`--hearing must be on or off (got ${JSON.stringify(hearing)})`);
   const clients = integer(values.clients, "--clients", 16, 1, MAX_CLIENTS);
   const rooms = integer(values.rooms, "--rooms", 1, 1, MAX_CLIENTS);
   if (rooms > clients) throw new UsageError(`--rooms (${rooms}) cannot exceed --clients (${clients}): every room is created by a bot`);
@@ -241,6 +254,8 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
     server,
     // The peer's room has no doors or grenades: asking it would only be answered with errors.
     levelPlay: server === "plain" ? "off" : levelPlay,
+    // Nor hearing: its room makes no noise and takes no `hearing` option.
+    hearing: server === "plain" ? "off" : hearing,
     targets: values.targets === true,
     runs: integer(values.runs, "--runs", 1, 1, 10),
     resultsDir: values["results-dir"],

@@ -38,7 +38,8 @@ export interface RoomReading {
   rays?: number;
   stalenessMax?: number;
   detectionEvents?: number;
-  culling?: { churnPerClientTick: number; leaks: number; popIns: number; misses: number; auditedClientTicks: number; auditFailures?: string[] };
+  /** `soundLeaks` and `soundsAudited`: the audit of the noises each client was told (absent from servers older than hearing). */
+  culling?: { churnPerClientTick: number; leaks: number; popIns: number; misses: number; auditedClientTicks: number; soundLeaks?: number; soundsAudited?: number; auditFailures?: string[] };
   /**
    * Play over the room's life: doors opened or shut (by players and guards), smoke grenades that landed,
    * round outcomes. Absent from servers older than the fields (and `captures` from the plain peer).
@@ -47,6 +48,8 @@ export interface RoomReading {
   smokesThrown?: number;
   escapes?: number;
   captures?: number;
+  /** Footsteps and thuds made over the room's life (absent from servers older than hearing, and from the plain peer). */
+  noises?: number;
   inputsApplied: number;
   rejected: { total: number };
   errorDisconnects: number;

@@ -14,7 +14,8 @@ export const PEERS_USAGE = `usage: npm run loadtest:peers -- [--pairs <n>] [--re
 Runs our server and the plain peer (a plain Colyseus room of the same shape, no vision or culling) in turn,
 stealth then plain, for --pairs pairs (1..${MAX_PAIRS}, default 2), at the same load: by default
   ${PEER_LOAD.join(" ")}
-Load-test flags after these override them (later flags win); --audit applies to ours only. Each run's
+Load-test flags after these override them (later flags win); --audit applies to ours only, and so does
+--hearing (ours hears by default; the peer has no hearing); ours runs with --level-play off. Each run's
 summary JSON is saved in --results-dir (default docs/results) as <date>-<commit>-peers-stealth-run1.json
 and ...-peers-plain-run1.json; then one table sets our figures beside the peer's, with ours/plain.`;
 

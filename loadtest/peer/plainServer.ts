@@ -54,13 +54,13 @@ const server = defineServer({
   },
 });
 
-/** Each plain room of this process, in the shape of the stealth server's room figures, less what vision makes. */
+/** Each plain room of this process, in the shape of the stealth server's room figures, less what vision and hearing make. */
 async function plainRoomFigures(): Promise<Record<string, unknown>[]> {
   const figures: Record<string, unknown>[] = [];
   for (const listing of await matchMaker.query({})) {
     const room = matchMaker.getLocalRoomById(listing.roomId);
     if (!(room instanceof PlainRoom) || room.npcs === undefined) continue;
-    const { rays: _rays, stalenessMax: _staleness, detectionEvents: _events, culling: _culling, tileVision: _tiles, captures: _captures, ...rest } = room.stats.snapshot();
+    const { rays: _rays, stalenessMax: _staleness, detectionEvents: _events, culling: _culling, tileVision: _tiles, captures: _captures, noises: _noises, ...rest } = room.stats.snapshot();
     figures.push({ roomId: room.roomId, map: room.map.name, clients: room.clients.length, guards: room.npcs.list.length, cullingEnabled: false, ...rest });
   }
   return figures;

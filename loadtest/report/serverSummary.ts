@@ -50,8 +50,12 @@ export interface ServerSummary {
   awarenessEventsPerRoomPerSecond: number | null;
   /** Entities entering or leaving a view per client per tick (since each room started). */
   viewChurnPerClientTick: number | null;
-  /** Audit totals over the rooms; `failures`: the first failures the rooms reported (at most 10), each a sentence. */
-  culling: { leaks: number; popIns: number; misses: number; auditedClientTicks: number; failures: string[] } | null;
+  /**
+   * Audit totals over the rooms; `failures`: the first failures the rooms reported (at most 10), each a
+   * sentence. `soundLeaks`: noises told to a client whose team could not hear them, or naming an emitter
+   * out of its view (must be 0), over `soundsAudited` deliveries checked (0 from a server older than hearing).
+   */
+  culling: { leaks: number; popIns: number; misses: number; auditedClientTicks: number; soundLeaks: number; soundsAudited: number; failures: string[] } | null;
   /**
    * What was played in the run's rooms over their whole life (so the whole run, not only the measured
    * time): doors opened or shut by players and guards, smoke grenades that landed, escapes and captures.
@@ -59,6 +63,11 @@ export interface ServerSummary {
    * count them (the plain peer).
    */
   play: { doorsToggled: number; smokesThrown: number; escapes: number; captures: number | null } | null;
+  /**
+   * Noises made in the run's rooms over their whole life (footsteps and distractions' thuds, as the rooms
+   * count them: 0 with hearing off); null from a server that does not count them (the plain peer).
+   */
+  noises: number | null;
   rejectedInputs: number;
   errorDisconnects: number;
   exceptions: number;
@@ -85,6 +94,7 @@ export interface ProcessSummary {
   leaks: number;
   popIns: number;
   misses: number;
+  soundLeaks: number;
 }
 
 /** A process's marks and its rooms of this run, or undefined when a mark is missing. */
@@ -184,6 +194,8 @@ export function serverSummary(run: RunRecord, watches: readonly ServerWatch[]): 
       popIns: sum((r) => r.culling!.popIns),
       misses: sum((r) => r.culling!.misses),
       auditedClientTicks: sum((r) => r.culling!.auditedClientTicks),
+      soundLeaks: sum((r) => r.culling!.soundLeaks ?? 0),
+      soundsAudited: sum((r) => r.culling!.soundsAudited ?? 0),
       failures: endRooms.flatMap((r) => (r.culling!.auditFailures ?? []).map((f) => `${r.roomId}: ${f}`)).slice(0, 10),
     },
     play: !all((r) => r.doorsToggled !== undefined && r.smokesThrown !== undefined) ? null : {
@@ -192,6 +204,7 @@ export function serverSummary(run: RunRecord, watches: readonly ServerWatch[]): 
       escapes: sum((r) => r.escapes ?? 0),
       captures: all((r) => r.captures !== undefined) ? sum((r) => r.captures!) : null,
     },
+    noises: all((r) => r.noises !== undefined) ? sum((r) => r.noises!) : null,
     rejectedInputs: sum((r) => r.rejected.total),
     errorDisconnects: sum((r) => r.errorDisconnects),
     exceptions: sum((r) => r.exceptions),
@@ -212,6 +225,7 @@ export function serverSummary(run: RunRecord, watches: readonly ServerWatch[]): 
         leaks: roomSum((r) => r.culling?.leaks ?? 0),
         popIns: roomSum((r) => r.culling?.popIns ?? 0),
         misses: roomSum((r) => r.culling?.misses ?? 0),
+        soundLeaks: roomSum((r) => r.culling?.soundLeaks ?? 0),
       };
     }),
   };

@@ -32,8 +32,9 @@ export function formatSpread(runs: readonly LoadTestSummary[]): string {
   add("tick p50, ms", spread(servers.map((s) => s.tickMs.p50), "high"));
   if (servers.every((s) => s.lateMs !== null && s.lateMs !== undefined)) add("firing lateness p99, ms", spread(servers.map((s) => s.lateMs!.p99), "high"));
   add("bytes / client / s", spread(runs.map((r) => r.traffic.bytesPerClientPerSecond), "high"));
-  const audited = servers.flatMap((s) => (s.culling === null ? [] : [s.culling.leaks + s.culling.popIns + s.culling.misses]));
-  add("leaks + pop-ins + misses", audited.length === 0 ? "n/a (no culling to audit)" : spread(audited, "high"));
+  add("noises / client / s received", spread(runs.map((r) => r.traffic.noisesPerClientPerSecond ?? 0), "high"));
+  const audited = servers.flatMap((s) => (s.culling === null ? [] : [s.culling.leaks + s.culling.popIns + s.culling.misses + (s.culling.soundLeaks ?? 0)]));
+  add("leaks + pop-ins + misses + sound leaks", audited.length === 0 ? "n/a (no culling to audit)" : spread(audited, "high"));
   add("errors", spread(runs.map((r) => r.errors.total), "high"));
   if (runs.some((r) => r.options.targets === true)) {
     const misses = servers.map((s, i) => missedTargets(s, runs[i]!.options.churn as number > 0));

@@ -1,3 +1,4 @@
+import { GAITS, newGaitTally, type Gait } from "../botGait.js";
 import { newLevelPlayTally } from "../levelPlay.js";
 import type { RunRecord } from "../loadRun.js";
 import { round, samplesSpread, type Spread } from "./quantiles.js";
@@ -14,8 +15,11 @@ export interface LoadTestSummary {
   clients: RunRecord["clients"];
   rooms: number;
   seconds: { ramp: number; measured: number };
-  /** Bytes are WebSocket message payloads; per client, over connected client-seconds. */
-  traffic: { bytesPerClientPerSecond: number; patchesPerClientPerSecond: number; messagesPerSecondIn: number; messagesPerSecondOut: number };
+  /**
+   * Bytes are WebSocket message payloads; per client, over connected client-seconds. Noises: what the
+   * clients were told they heard (`noise` messages, each an array), per client, over the same.
+   */
+  traffic: { bytesPerClientPerSecond: number; patchesPerClientPerSecond: number; noisesPerClientPerSecond: number; messagesPerSecondIn: number; messagesPerSecondOut: number };
   roundTripMs: RunRecord["roundTripMs"];
   /**
    * Join round trips into existing rooms seen by the bots (matchmaking request to joined room), ms: on the process the bot
@@ -47,7 +51,26 @@ export interface LoadTestSummary {
    * part of playing (a door out of reach by the time the request lands, someone in the doorway), never a
    * failure; what the rooms did with the requests is `server.play`.
    */
-  levelPlay: { on: boolean; sent: { doorOpens: number; doorShuts: number; smokes: number }; refused: number; refusedExamples: string[] };
+  levelPlay: {
+    on: boolean;
+    sent: { doorOpens: number; doorShuts: number; smokes: number; distractions: number };
+    /** Door and grenade requests refused. */
+    refused: number;
+    distractionsRefused: number;
+    refusedExamples: string[];
+  };
+  /**
+   * Hearing (`--hearing`): whether the rooms heard, and the noises the clients were told of over the whole
+   * run (`noise` messages, and the noises in them); the rate over the measured time is in `traffic`, and
+   * the noises the rooms made in `server.noises`.
+   */
+  hearing: { on: boolean; noisesReceived: number; noiseMessages: number };
+  /**
+   * The bots' input frames by gait over the whole run, as shares (0..1) of `frames`: a run (full stick
+   * upright), a walk (half stick), a crouch, standing. As the room would hear them with nothing in the way
+   * (a body pushing along a wall moves slower than its stick).
+   */
+  gaits: Record<Gait, number> & { frames: number };
   server: ServerSummary | null;
   serverNote: string | null;
   generator: RunRecord["generator"];
@@ -60,7 +83,10 @@ export function summarize(run: RunRecord): LoadTestSummary {
   const server = run.servers.length === 0 ? null : serverSummary(run, run.servers);
   const joinRoundTripMs = { local: samplesSpread(run.joins.local), crossProcess: samplesSpread(run.joins.cross) };
   // A record built by hand (tests of other figures) may leave the bots' play out: nothing was asked then.
-  const play = (run.play as RunRecord["play"] | undefined) ?? newLevelPlayTally();
+  const play = { ...newLevelPlayTally(), ...(run.play as RunRecord["play"] | undefined) };
+  const heard = (run.heard as RunRecord["heard"] | undefined) ?? { noises: 0, messages: 0, warmNoises: 0, endNoises: 0 };
+  const gaits = (run.gaits as RunRecord["gaits"] | undefined) ?? newGaitTally();
+  const frames = GAITS.reduce((n, g) => n + gaits[g], 0);
   const problems: string[] = [];
   if (run.aborted) problems.push("interrupted before the end");
   if (run.clients.joined === 0) problems.push("no client connected");
@@ -70,6 +96,8 @@ export function summarize(run: RunRecord): LoadTestSummary {
   if (server !== null) {
     const c = server.culling;
     if (c !== null && c.leaks + c.popIns + c.misses > 0) problems.push(`culling audit: ${c.leaks} leak(s), ${c.popIns} pop-in(s), ${c.misses} miss(es)`);
+    // A noise told to a client that could not have heard it is a leak like an entity it could not see.
+    if (c !== null && c.soundLeaks > 0) problems.push(`culling audit: ${c.soundLeaks} sound leak(s) in ${c.soundsAudited} sounds audited`);
     if (server.exceptions > 0) problems.push(`${server.exceptions} exception(s) in the rooms`);
     if (run.options.targets) problems.push(...missedTargets(server, run.options.churn > 0));
   }
@@ -103,6 +131,7 @@ export function summarize(run: RunRecord): LoadTestSummary {
     traffic: {
       bytesPerClientPerSecond: round(t.clientSeconds > 0 ? (t.end.bytesIn - t.warm.bytesIn) / t.clientSeconds : 0, 0),
       patchesPerClientPerSecond: round(t.clientSeconds > 0 ? (t.end.patchesIn - t.warm.patchesIn) / t.clientSeconds : 0, 2),
+      noisesPerClientPerSecond: round(t.clientSeconds > 0 ? (heard.endNoises - heard.warmNoises) / t.clientSeconds : 0, 2),
       messagesPerSecondIn: round(measured > 0 ? (t.end.messagesIn - t.warm.messagesIn) / measured : 0, 0),
       messagesPerSecondOut: round(measured > 0 ? (t.framesOutEnd - t.framesOutWarm) / measured : 0, 0),
     },
@@ -120,12 +149,20 @@ export function summarize(run: RunRecord): LoadTestSummary {
     },
     levelPlay: {
       on: run.options.levelPlay === "on",
-      sent: { doorOpens: play.doorOpens, doorShuts: play.doorShuts, smokes: play.smokes },
+      sent: { doorOpens: play.doorOpens, doorShuts: play.doorShuts, smokes: play.smokes, distractions: play.distractions },
       refused: play.refused,
+      distractionsRefused: play.distractionsRefused,
       refusedExamples: play.refusedExamples,
     },
+    hearing: { on: (run.options.hearing ?? "on") === "on", noisesReceived: heard.noises, noiseMessages: heard.messages },
+    gaits: { run: share(gaits.run, frames), walk: share(gaits.walk, frames), crouch: share(gaits.crouch, frames), still: share(gaits.still, frames), frames },
     server,
     serverNote: run.serverNote ?? null,
     generator: { cpuPercentOfCore: round(run.generator.cpuPercentOfCore, 1), loopLagP99Ms: round(run.generator.loopLagP99Ms, 2) },
   };
+}
+
+/** `n` of `total` as a share rounded to 3 places (0 of nothing). */
+function share(n: number, total: number): number {
+  return total > 0 ? round(n / total, 3) : 0;
 }

@@ -13,6 +13,10 @@ export function formatTable(s: LoadTestSummary): string {
   add("measured", `${s.seconds.measured} s after a ${s.seconds.ramp} s ramp and ${s.options.warmup} s warm-up`);
   add("bytes / client / s received", String(s.traffic.bytesPerClientPerSecond));
   add("patches / client / s received", String(s.traffic.patchesPerClientPerSecond));
+  // Summaries saved before hearing have none of its figures.
+  const hearing = s.hearing ?? { on: false, noisesReceived: 0, noiseMessages: 0 };
+  const deaf = s.options.server === "plain" ? "the plain peer has no hearing" : "--hearing off";
+  add("noises / client / s received", `${s.traffic.noisesPerClientPerSecond ?? 0}${hearing.on ? ` (${hearing.noisesReceived} in ${hearing.noiseMessages} noise messages, whole run)` : ` (${deaf})`}`);
   add("messages / s in, out", `${s.traffic.messagesPerSecondIn}, ${s.traffic.messagesPerSecondOut}`);
   add("round trip p50 / p99 / max", `${ms(s.roundTripMs.p50)} / ${ms(s.roundTripMs.p99)} / ${ms(s.roundTripMs.max)} (${s.roundTripMs.samples} pings)`);
   const joinTrip = (j: (Spread & { samples: number }) | null) => (j === null ? "-" : `${j.p50} / ${j.p99} / ${j.max} ms (${j.samples})`);
@@ -27,6 +31,10 @@ export function formatTable(s: LoadTestSummary): string {
   add("errors", s.errors.total === 0 ? "0" : `${s.errors.total} (${Object.entries(s.errors.byKind).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ")})`);
   const lp = s.levelPlay;
   add("level play: bots' door opens, shuts, grenades", lp.on ? `${lp.sent.doorOpens}, ${lp.sent.doorShuts}, ${lp.sent.smokes} sent; ${lp.refused} refused by the room (not errors)` : "off (--level-play off)");
+  add("level play: bots' distractions thrown / refused", !lp.on ? "off (--level-play off)" : !hearing.on ? `none (${deaf})` : `${lp.sent.distractions ?? 0} / ${lp.distractionsRefused ?? 0} (refusals are not errors)`);
+  const g = s.gaits;
+  const pct = (f: number) => `${Math.round(f * 1000) / 10}%`;
+  if (g !== undefined && g.frames > 0) add("bots' gaits, share of input frames", `run ${pct(g.run)}, walk ${pct(g.walk)}, crouch ${pct(g.crouch)}, standing ${pct(g.still)}`);
   add("decoding clients: mean view, far leaks", `${s.clientChecks.meanEntitiesHeld} entities, ${s.clientChecks.farLeaks} beyond ${s.clientChecks.holdLimitM ?? "-"} m`);
   const v = s.server;
   if (v === null) {
@@ -53,14 +61,17 @@ export function formatTable(s: LoadTestSummary): string {
     add("awareness events / room / s", v.awarenessEventsPerRoomPerSecond === null ? NA : String(v.awarenessEventsPerRoomPerSecond));
     add("view churn / client / tick", v.viewChurnPerClientTick === null ? NA : String(v.viewChurnPerClientTick));
     const c = v.culling;
-    add("leaks / pop-ins / misses", c === null ? `${NA} (no culling to audit)` : c.auditedClientTicks === 0 ? `${c.leaks} / ${c.popIns} / ${c.misses} (NOT audited: 0 proves nothing)` : `${c.leaks} / ${c.popIns} / ${c.misses} (${c.auditedClientTicks} client-ticks audited)`);
+    const counts = c === null ? "" : `${c.leaks} / ${c.popIns} / ${c.misses} / ${c.soundLeaks ?? 0}`;
+    add("leaks / pop-ins / misses / sound leaks", c === null ? `${NA} (no culling to audit)` : c.auditedClientTicks === 0 ? `${counts} (NOT audited: 0 proves nothing)` : `${counts} (${c.auditedClientTicks} client-ticks, ${c.soundsAudited ?? 0} sounds audited)`);
     const play = v.play;
     add("doors toggled, smoke grenades landed (whole run)", play === null ? `${NA} (the server does not count them)` : `${play.doorsToggled}, ${play.smokesThrown}`);
     if (play !== null) add("escapes, captures (whole run)", `${play.escapes}, ${play.captures ?? NA}`);
+    const noises = v.noises ?? null;
+    add("noises made: footsteps and thuds (whole run)", noises === null ? `${NA} (the server does not count them)` : `${noises}${hearing.on ? "" : ` (${deaf})`}`);
     add("rejected inputs, error closes, exceptions", `${v.rejectedInputs}, ${v.errorDisconnects}, ${v.exceptions}`);
     add("steps dropped by late loops (whole run)", String(v.stepsDropped));
     for (const p of v.processes ?? []) {
-      add(`process ${p.processId}`, `${p.rooms} rooms, ${p.clients} clients, ${p.guards} guards; CPU ${p.cpuPercentOfCore}% (${p.cpuMsPerClientSecond} ms per client per s); lag p99 ${p.loopLagMs.p99} ms, max ${p.loopLagMs.max} ms; patch rate min ${p.patchRateMin}; join p99 ${p.joinP99Ms} ms; leaks / pop-ins / misses ${p.leaks} / ${p.popIns} / ${p.misses}`);
+      add(`process ${p.processId}`, `${p.rooms} rooms, ${p.clients} clients, ${p.guards} guards; CPU ${p.cpuPercentOfCore}% (${p.cpuMsPerClientSecond} ms per client per s); lag p99 ${p.loopLagMs.p99} ms, max ${p.loopLagMs.max} ms; patch rate min ${p.patchRateMin}; join p99 ${p.joinP99Ms} ms; leaks / pop-ins / misses / sound leaks ${p.leaks} / ${p.popIns} / ${p.misses} / ${p.soundLeaks ?? 0}`);
     }
   }
   add("load generator", `${s.generator.cpuPercentOfCore}% of a core, loop lag p99 ${s.generator.loopLagP99Ms} ms${s.generator.loopLagP99Ms > 50 ? " (saturated: its round trips and rates are partly its own)" : ""}`);

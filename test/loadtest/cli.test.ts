@@ -60,11 +60,39 @@ describe("npm run loadtest", () => {
     expect(server.culling).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
     expect(server.culling!.auditedClientTicks).toBeGreaterThan(0);
     expect(server.exceptions).toBe(0);
+    // The rooms hear (the default): footsteps were made, told to the clients that could hear them, and
+    // every telling the audit checked was one their team could hear.
+    expect(s.options.hearing).toBe("on");
+    expect(server.noises).toBeGreaterThan(0);
+    expect(server.culling!.soundsAudited).toBeGreaterThan(0);
+    expect(server.culling!.soundLeaks).toBe(0);
+    expect(s.hearing.noisesReceived).toBeGreaterThan(0);
+    expect(s.gaits.frames).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/^leaks \/ pop-ins \/ misses \/ sound leaks\s+0 \/ 0 \/ 0 \/ 0 \(\d+ client-ticks, [1-9]\d* sounds audited\)$/m);
+    expect(run.stdout).toMatch(/^noises made: footsteps and thuds \(whole run\)\s+[1-9]\d*$/m);
     // The table says the same, and the server it started is gone (its port refuses connections).
     expect(run.stdout).toMatch(/^result\s+ok$/m);
     expect(run.stdout).toMatch(/clients connected \/ failed\s+6 \/ 0/);
     const port = Number(/server on ws:\/\/127\.0\.0\.1:(\d+)/.exec(run.stderr)![1]);
     await expect(fetch(`http://127.0.0.1:${port}/stats`)).rejects.toThrow();
+  });
+
+  it("with --hearing off, makes rooms where nobody is heard: no noise made or told, none audited, no distraction thrown", async () => {
+    const output = join(dir, "deaf.json");
+    const run = await loadtest(["--local", "--hearing", "off", "--clients", "4", "--rooms", "1", "--duration", "2", "--warmup", "0.5", "--ramp", "0", "--audit", "1", "--output", output]);
+    expect(run.code, run.stderr).toBe(0);
+    const s = JSON.parse(await readFile(output, "utf8")) as LoadTestSummary;
+    expect(s.ok, s.problems.join("; ")).toBe(true);
+    expect(s.options.hearing).toBe("off");
+    expect(s.server!.noises).toBe(0);
+    expect(s.server!.culling).toMatchObject({ soundLeaks: 0, soundsAudited: 0 });
+    expect(s.server!.culling!.auditedClientTicks).toBeGreaterThan(0);
+    expect(s.hearing).toEqual({ on: false, noisesReceived: 0, noiseMessages: 0 });
+    expect(s.traffic.noisesPerClientPerSecond).toBe(0);
+    expect(s.levelPlay).toMatchObject({ on: true, sent: { distractions: 0 }, distractionsRefused: 0 });
+    // The bots still walk as they would with hearing on.
+    expect(s.gaits.run).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/^noises made: footsteps and thuds \(whole run\)\s+0 \(--hearing off\)$/m);
   });
 
   it("runs bots across two processes sharing a Redis it starts, and reports each process and the joins that crossed", async () => {

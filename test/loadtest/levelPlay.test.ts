@@ -1,7 +1,8 @@
 import { Client, type Room } from "@colyseus/sdk";
 import { createHistogram } from "node:perf_hooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { Bot, type BotContext } from "../../loadtest/bot.js";
+import { newGaitTally } from "../../loadtest/botGait.js";
 import { ErrorTally } from "../../loadtest/errorTally.js";
 import { levelPlayOn, newLevelPlayTally, type LevelPlay } from "../../loadtest/levelPlay.js";
 import { runLoad } from "../../loadtest/loadRun.js";
@@ -10,7 +11,7 @@ import { ProgressLine } from "../../loadtest/progress.js";
 import { fetchPublicLevel, type PublicLevel } from "../../loadtest/publicMap.js";
 import { createStealthServer } from "../../server/app.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
-import { CHARACTER_RADIUS, SMOKE, TICK_SECONDS } from "../../shared/gameRules.js";
+import { CHARACTER_RADIUS, DISTRACTION, SMOKE, TICK_SECONDS } from "../../shared/gameRules.js";
 import { distanceToOutline } from "../../shared/outlineDistance.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
@@ -50,7 +51,7 @@ function botContext(level: PublicLevel, levelPlay: LevelPlay | undefined): BotCo
     endpoints: [endpoint], roomName: "stealth", level, traffic: { bytesIn: 0, messagesIn: 0, patchesIn: 0 }, errors: new ErrorTally(),
     roundTrips: createHistogram(), measuring: false, tickSeconds: TICK_SECONDS, holdLimit: undefined,
     views: { checks: 0, entitiesHeld: 0, farLeaks: 0, farLeakExamples: [] }, sent: { frames: 0 },
-    levelPlay, play: newLevelPlayTally(), joins: { local: [], cross: [] },
+    levelPlay, play: newLevelPlayTally(), joins: { local: [], cross: [] }, gaits: newGaitTally(), heard: { messages: 0, noises: 0 },
   };
 }
 
@@ -66,9 +67,9 @@ async function botAt(ctx: BotContext, spawn: string, decodes: boolean, options: 
   return bot;
 }
 
-/** Habits that leave one thing to test: no grenades unless asked for, no shutting unless asked for. */
+/** Habits that leave one thing to test: no grenades or distractions unless asked for, no shutting unless asked for. */
 function habits(level: PublicLevel, change: Partial<LevelPlay>): LevelPlay {
-  return { ...levelPlayOn(level.map), shutShare: 0, smokeEverySeconds: [1e9, 1e9], ...change };
+  return { ...levelPlayOn(level.map), shutShare: 0, smokeEverySeconds: [1e9, 1e9], distractEverySeconds: [1e9, 1e9], ...change };
 }
 
 /** Resolves once `done` holds (checked every 50 ms); fails the test after `ms` saying `what`. */
@@ -81,14 +82,14 @@ async function until(what: string, done: () => boolean, ms = 8000): Promise<void
 }
 
 /** The room's own figures from `GET /stats`. */
-async function roomFigures(roomId: string): Promise<{ doorsToggled: number; smokesThrown: number }> {
-  const stats = (await (await fetch(`${http}/stats`)).json()) as { rooms: { roomId: string; doorsToggled: number; smokesThrown: number }[] };
+async function roomFigures(roomId: string): Promise<{ doorsToggled: number; smokesThrown: number; noises: number }> {
+  const stats = (await (await fetch(`${http}/stats`)).json()) as { rooms: { roomId: string; doorsToggled: number; smokesThrown: number; noises: number }[] };
   return stats.rooms.find((r) => r.roomId === roomId)!;
 }
 
 /** What a decoding bot's state holds (absent until its first patch). */
 interface Seen {
-  players?: Map<string, { x: number; y: number; smokes: number }>;
+  players?: Map<string, { x: number; y: number; smokes: number; distractions: number }>;
   doors?: Map<string, { open: boolean }>;
 }
 
@@ -137,6 +138,7 @@ describe("bots with level play", () => {
     const bot = await botAt(ctx, "west", false, { map: "lobby-open" });
     const loiterer = await new Client(endpoint).joinById(bot.roomId!, { spawn: "sill", team: "loiterers" });
     others.push(loiterer);
+    loiterer.onMessage("noise", () => {}); // it hears the bot come: no SDK warning for each
     bot.headFor({ x: 18, y: 7 });
 
     await until("the room refuses to shut the door", () => ctx.play.refused > 0);
@@ -163,6 +165,35 @@ describe("bots with level play", () => {
     expect((await roomFigures(bot.roomId!)).smokesThrown).toBe(SMOKE.grenades);
     expect(ctx.play.refused).toBe(0);
     expect(ctx.errors.total).toBe(0);
+  });
+});
+
+describe("bots in a room that hears", () => {
+  it("throw distractions behind them, three a life, which the room lands, and count the noises they are told of without a warning", async () => {
+    const warn = vi.spyOn(console, "warn");
+    try {
+      const level = await fetchPublicLevel(http, "lobby-open");
+      const ctx = botContext(level, habits(level, { distractEverySeconds: [0.2, 0.2] }));
+      const a = await botAt(ctx, "west", true, { map: "lobby-open" });
+      const b = await botAt(ctx, "near", true, { map: "lobby-open", roomId: a.roomId });
+      a.headFor({ x: 22, y: 10 });
+      b.headFor({ x: 22, y: 2 });
+      const left = (bot: Bot) => (bot.room!.state as unknown as Seen).players?.get(bot.room!.sessionId)?.distractions;
+
+      await until("three distractions thrown by each", () => ctx.play.distractions === 2 * DISTRACTION.count, 4000);
+      await until("the room counts them", () => left(a) === 0 && left(b) === 0, 2000);
+      await until("the bots are told of what they heard", () => ctx.heard.noises > 0, 2000);
+      await sleep(500);
+      expect(ctx.play.distractions).toBe(2 * DISTRACTION.count); // none past an empty pouch
+      expect(ctx.play.distractionsRefused).toBe(0);
+      expect(ctx.errors.total).toBe(0);
+      expect(ctx.heard.messages).toBeGreaterThan(0);
+      // Thuds and footsteps.
+      expect((await roomFigures(a.roomId!)).noises).toBeGreaterThan(2 * DISTRACTION.count);
+      expect(warn.mock.calls.filter((c) => String(c[0]).includes("not registered"))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

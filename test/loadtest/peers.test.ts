@@ -26,6 +26,16 @@ describe("npm run loadtest:peers flags", () => {
     for (const side of [ours, plain]) expect(side).toMatchObject({ local: true, map: "compound", rooms: 12, clients: 300, guards: [64], duration: 120, warmup: 20, ramp: 20, decodeSample: 0.05, resultsDir: "docs/results" });
     expect(ours).toMatchObject({ server: "stealth", audit: 0.1, label: "peers-stealth", output: "a.json", levelPlay: "off" });
     expect(plain).toMatchObject({ server: "plain", audit: 0, label: "peers-plain", output: "b.json" });
+    // Ours hears (the default); the peer has no hearing.
+    expect(ours.hearing).toBe("on");
+    expect(plain.hearing).toBe("off");
+  });
+
+  it("passes --hearing through to ours", () => {
+    const o = parsePeersArgs(["--hearing", "off"]) as PeersOptions;
+    expect((parseLoadTestArgs(runArgs(o, "stealth", "a.json")) as LoadTestOptions).hearing).toBe("off");
+    expect((parseLoadTestArgs(runArgs(o, "plain", "b.json")) as LoadTestOptions).hearing).toBe("off");
+    expect(refusal("--hearing", "loud")).toMatch(/--hearing must be on or off/);
   });
 
   it("lets later load flags override the load, and bounds the pairs", () => {
@@ -117,9 +127,13 @@ describe("a plain peer's summary", () => {
     expect(s.problems).toEqual([expect.stringContaining("patch rate 10 per s")]);
     const table = formatTable(s);
     expect(table).toMatch(/^result\s+FAILED: patch rate 10 per s/m);
-    expect(table).toMatch(/^leaks \/ pop-ins \/ misses\s+n\/a \(no culling to audit\)$/m);
+    expect(table).toMatch(/^leaks \/ pop-ins \/ misses \/ sound leaks\s+n\/a \(no culling to audit\)$/m);
+    // No hearing either: nothing heard, and no count of noises made shown as 0.
+    expect(s.server!.noises).toBeNull();
+    expect(table).toMatch(/^noises made: footsteps and thuds \(whole run\)\s+n\/a/m);
+    expect(table).toMatch(/^noises \/ client \/ s received\s+0 \(the plain peer has no hearing\)$/m);
     expect(table).toMatch(/^vision rays \/ tick, staleness max\s+n\/a$/m);
     expect(table).toMatch(/^server: guards per room, culling\s+64, none \(the plain peer/m);
-    expect(formatSpread([s, s])).toMatch(/leaks \+ pop-ins \+ misses\s+n\/a/);
+    expect(formatSpread([s, s])).toMatch(/leaks \+ pop-ins \+ misses \+ sound leaks\s+n\/a/);
   });
 });
