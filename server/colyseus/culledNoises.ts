@@ -25,6 +25,7 @@ interface Queued {
   type: string | number;
   /** The emitter's team, unless its own team hears it too (`toEmitterTeam`). */
   skipTeam: string | undefined;
+  whenHidden: boolean;
   sent: boolean;
 }
 
@@ -35,6 +36,12 @@ export interface NoiseSendOptions {
    * anyway, and play its footsteps from its movement; a noise is news to the other teams.
    */
   toEmitterTeam?: boolean;
+  /**
+   * Send it only to clients whose view lacks the emitter: for a noise a client can make up itself from
+   * what it sees (the footsteps of a character it watches walk), so the wire carries only what it could
+   * not know. Default false: a shout or a shot goes to every client that could hear it.
+   */
+  whenHidden?: boolean;
 }
 
 /**
@@ -86,10 +93,12 @@ export class CulledNoises {
     const emitter = this.entities.get(noise.emitter);
     if (emitter === undefined) fail("SightlinePlugin.sendNoise Noise.emitter", "is not an entity", noise.emitter);
     if (typeof type !== "string" && typeof type !== "number") fail("SightlinePlugin.sendNoise type", "must be a message type (a string or a number)", type);
-    if (options?.toEmitterTeam !== undefined && typeof options.toEmitterTeam !== "boolean") fail("NoiseSendOptions.toEmitterTeam", "must be a boolean", options.toEmitterTeam);
+    for (const name of ["toEmitterTeam", "whenHidden"] as const) {
+      if (options?.[name] !== undefined && typeof options[name] !== "boolean") fail(`NoiseSendOptions.${name}`, "must be a boolean", options[name]);
+    }
     const skipTeam = options?.toEmitterTeam === true ? undefined : emitter.team;
     // A copy: the caller may reuse its noise object for the next one before the patch.
-    this.queue.push({ noise: { x: noise.x, y: noise.y, loudness: noise.loudness, kind: noise.kind, emitter: noise.emitter }, type, skipTeam, sent: false });
+    this.queue.push({ noise: { x: noise.x, y: noise.y, loudness: noise.loudness, kind: noise.kind, emitter: noise.emitter }, type, skipTeam, whenHidden: options?.whenHidden === true, sent: false });
     this.counts.noises++;
   }
 
@@ -124,9 +133,10 @@ export class CulledNoises {
     q.sent = true;
     const delivery = this.delivery!;
     const noise = q.noise;
-    delivery.hear(noise, this.listeners);
+    const heard = delivery.hear(noise, this.listeners);
     for (const session of this.sessions.sessions.values()) {
-      if (this.clientOf(session.id) === undefined) continue;
+      // Most footsteps reach no team: only casters are left to tell.
+      if ((!heard && session.role !== "caster") || this.clientOf(session.id) === undefined) continue;
       let message: HeardNoiseMessage | undefined;
       let character: EntityRecord | undefined;
       if (session.role === "caster") {
@@ -134,7 +144,9 @@ export class CulledNoises {
       } else {
         character = this.entities.get(session.character!);
         if (character === undefined || (q.skipTeam !== undefined && character.team === q.skipTeam)) continue;
-        message = delivery.messageFor(character.id, character.team, this.sessions.has(session.id, noise.emitter));
+        const holds = this.sessions.has(session.id, noise.emitter);
+        if (holds && q.whenHidden) continue;
+        message = delivery.messageFor(character.id, character.team, holds);
       }
       if (message === undefined) continue;
       let list = this.batches.get(session.id);

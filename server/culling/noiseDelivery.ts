@@ -65,13 +65,14 @@ export class NoiseDelivery {
 
   /**
    * Decides who hears `noise` (checked: a RangeError naming the field) among `listeners`; then ask
-   * {@link messageFor} per client. The emitter does not hear its own noise.
+   * {@link messageFor} per client. The emitter does not hear its own noise. Returns whether anyone heard it.
    */
-  hear(noise: Noise, listeners: Iterable<NoiseListener>): void {
+  hear(noise: Noise, listeners: Iterable<NoiseListener>): boolean {
     checkNoise(noise);
     this.current = noise;
     const stamp = ++this.stamp;
     const ear = this.ear;
+    let anyone = false;
     for (const l of listeners) {
       if (l.id === noise.emitter) continue;
       const dx = l.x - noise.x;
@@ -79,6 +80,7 @@ export class NoiseDelivery {
       // Out of earshot in a straight line: out of it by any way (most listeners of most noises).
       if (dx * dx + dy * dy >= noise.loudness * noise.loudness) continue;
       if (!this.hearing.listen(noise.x, noise.y, noise.loudness, l.x, l.y, ear)) continue;
+      anyone = true;
       const key = l.team ?? l.id;
       let team = this.ears.get(key);
       if (team === undefined) this.ears.set(key, (team = { stamp: 0, level: 0, dirX: 0, dirY: 0, listener: "" }));
@@ -89,6 +91,7 @@ export class NoiseDelivery {
       team.dirY = ear.dirY;
       team.listener = l.id;
     }
+    return anyone;
   }
 
   /**

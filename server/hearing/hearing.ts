@@ -180,6 +180,7 @@ export class Hearing {
     for (let i = -1; i < NEIGHBOURS.length; i++) {
       const c = i < 0 ? lc : lc + NEIGHBOURS[i]![0];
       const r = i < 0 ? lr : lr + NEIGHBOURS[i]![1];
+      field.settle(c, r);
       const g = field.at(c, r);
       if (g === Infinity) continue;
       const ox = this.centreX(c) - x;
@@ -193,7 +194,8 @@ export class Hearing {
       br = r;
       if (i < 0) break;
     }
-    if (best === Infinity) return false;
+    // Beyond what pulling taut could win back (about half a cell a corner, and the steps' few percent).
+    if (best === Infinity || best + fromNoise >= loudness * 1.3 + 1) return false;
     // The field's way, pulled taut (a cell-centre path is up to about a cell long per corner).
     const total = Math.min(best + fromNoise, this.taut(field, bc, br, x, y, nx, ny, out));
     if (!(total < loudness)) return false;
@@ -245,11 +247,26 @@ export class Hearing {
     let length = 0;
     let from = 0;
     while (from < n - 1) {
+      const fx = wx[from]!;
+      const fy = wy[from]!;
+      if (packed.firstBlocker(fx, fy, wx[from + 1]! - fx, wy[from + 1]! - fy, 1, true) >= 0) return Infinity;
+      // The farthest point in clear line: galloping out, then halving back. The way is seen from a point
+      // up to a corner and not past it, so this finds it in a few rays; and every leg taken is a checked
+      // one, so the path stays real even where that does not hold.
       let to = from + 1;
-      if (packed.firstBlocker(wx[from]!, wy[from]!, wx[to]! - wx[from]!, wy[to]! - wy[from]!, 1, true) >= 0) return Infinity;
-      for (let k = from + 2; k < n; k++) {
-        if (packed.firstBlocker(wx[from]!, wy[from]!, wx[k]! - wx[from]!, wy[k]! - wy[from]!, 1, true) >= 0) break;
+      let stop = n;
+      for (let step = 1; to + step < n; step *= 2) {
+        const k = to + step;
+        if (packed.firstBlocker(fx, fy, wx[k]! - fx, wy[k]! - fy, 1, true) >= 0) {
+          stop = k;
+          break;
+        }
         to = k;
+      }
+      while (stop - to > 1) {
+        const k = (to + stop) >> 1;
+        if (packed.firstBlocker(fx, fy, wx[k]! - fx, wy[k]! - fy, 1, true) >= 0) stop = k;
+        else to = k;
       }
       const leg = Math.hypot(wx[to]! - wx[from]!, wy[to]! - wy[from]!);
       if (from === 0 && leg > 0) {

@@ -20,10 +20,14 @@ const VIA_BX = Int8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -
 const VIA_BY = Int8Array.from([0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 1, 1, -1, -1]);
 
 /**
- * How far sound travels from one open cell to every open cell within a reach, through open cells only:
- * a Dijkstra over 16 steps per cell (see `MOVE_X`), each taken only where every cell it crosses is open,
- * so every distance is the length of a real path between cell centres and never shorter than the true
+ * How far sound travels from one open cell to the open cells around it, through open cells only: a
+ * Dijkstra over 16 steps per cell (see `MOVE_X`), each taken only where every cell it crosses is open, so
+ * every distance is the length of a real path between cell centres and never shorter than the true
  * shortest one. Callers take the straight line itself whenever it is clear.
+ *
+ * Grown lazily: {@link settle} expands it only until the cell asked about is final, and a later query
+ * (the next footstep from the same cell, another listener) carries on from where it stopped. Most
+ * listeners of a noise stand near it; the far edge of earshot is rarely paid for.
  * @internal
  */
 export class SoundField {
@@ -34,31 +38,146 @@ export class SoundField {
   /** The source cell. */
   sc = 0;
   sr = 0;
-  /** Meters from the source cell's centre, per window cell; Infinity where sound does not reach. */
+  /**
+   * Meters from the source cell's centre, per window cell, along the best path found so far (final once
+   * settled); Infinity where none is known.
+   */
   g: Float32Array = new Float32Array(0);
+  private done: Uint8Array = new Uint8Array(0);
+  private heapCell = new Int32Array(256);
+  private heapKey = new Float64Array(256);
+  private size = 0;
+  private limit = 0;
 
-  /** Meters from the source cell's centre to the centre of cell (c, r), or Infinity. */
+  constructor(private readonly grid: SoundGrid) {}
+
+  /** Starts the field afresh from open cell (sc, sr), reaching `cells` cells. */
+  reset(sc: number, sr: number, cells: number): void {
+    const side = 2 * cells + 1;
+    const n = side * side;
+    if (this.g.length !== n) {
+      this.g = new Float32Array(n);
+      this.done = new Uint8Array(n);
+    }
+    this.g.fill(Infinity);
+    this.done.fill(0);
+    this.c0 = sc - cells;
+    this.r0 = sr - cells;
+    this.side = side;
+    this.sc = sc;
+    this.sr = sr;
+    this.limit = cells * this.grid.cellSize;
+    const start = cells * side + cells;
+    this.g[start] = 0;
+    this.size = 0;
+    this.push(start, 0);
+  }
+
+  /** Meters from the source cell's centre to the centre of cell (c, r) along the best path known, or Infinity. */
   at(c: number, r: number): number {
     const x = c - this.c0;
     const y = r - this.r0;
     if (x < 0 || y < 0 || x >= this.side || y >= this.side) return Infinity;
     return this.g[y * this.side + x]!;
   }
+
+  /** Grows the field until cell (c, r) is final, or sound cannot reach it within the field. */
+  settle(c: number, r: number): void {
+    const x = c - this.c0;
+    const y = r - this.r0;
+    if (x < 0 || y < 0 || x >= this.side || y >= this.side) return;
+    const k = y * this.side + x;
+    const done = this.done;
+    while (done[k] === 0 && this.size > 0) this.expand();
+  }
+
+  /** Settles the nearest cell not yet final and relaxes the steps out of it. */
+  private expand(): void {
+    const at = this.heapCell[0]!;
+    const d = this.heapKey[0]!;
+    this.pop();
+    const done = this.done;
+    if (done[at] === 1) return;
+    done[at] = 1;
+    const grid = this.grid;
+    const side = this.side;
+    const g = this.g;
+    const cs = grid.cellSize;
+    const x = at % side;
+    const y = (at - x) / side;
+    const gc = this.c0 + x;
+    const gr = this.r0 + y;
+    for (let m = 0; m < MOVES; m++) {
+      const nx = x + MOVE_X[m]!;
+      const ny = y + MOVE_Y[m]!;
+      if (nx < 0 || ny < 0 || nx >= side || ny >= side) continue;
+      const k = ny * side + nx;
+      if (done[k] === 1 || !grid.isOpen(gc + MOVE_X[m]!, gr + MOVE_Y[m]!)) continue;
+      // No corner cutting: the cells the step's segment crosses on its way must be open too.
+      if (m >= 4 && (!grid.isOpen(gc + VIA_AX[m]!, gr + VIA_AY[m]!) || !grid.isOpen(gc + VIA_BX[m]!, gr + VIA_BY[m]!))) continue;
+      const nd = d + MOVE_LENGTH[m]! * cs;
+      if (nd > this.limit || nd >= g[k]!) continue;
+      g[k] = nd;
+      this.push(k, nd);
+    }
+  }
+
+  private push(cell: number, key: number): void {
+    const size = this.size;
+    if (size === this.heapCell.length) {
+      const cellsGrown = new Int32Array(size * 2);
+      cellsGrown.set(this.heapCell);
+      const keysGrown = new Float64Array(size * 2);
+      keysGrown.set(this.heapKey);
+      this.heapCell = cellsGrown;
+      this.heapKey = keysGrown;
+    }
+    const hc = this.heapCell;
+    const hk = this.heapKey;
+    let i = size;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (hk[parent]! <= key) break;
+      hc[i] = hc[parent]!;
+      hk[i] = hk[parent]!;
+      i = parent;
+    }
+    hc[i] = cell;
+    hk[i] = key;
+    this.size = size + 1;
+  }
+
+  private pop(): void {
+    const hc = this.heapCell;
+    const hk = this.heapKey;
+    const last = --this.size;
+    const cell = hc[last]!;
+    const key = hk[last]!;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= last) break;
+      if (child + 1 < last && hk[child + 1]! < hk[child]!) child++;
+      if (hk[child]! >= key) break;
+      hc[i] = hc[child]!;
+      hk[i] = hk[child]!;
+      i = child;
+    }
+    hc[i] = cell;
+    hk[i] = key;
+  }
 }
 
 /**
- * Sound fields by source cell, computed on demand and kept (least recently used first out) while the
- * grid does not change: footsteps along a patrol, or in a room a player keeps to, start from the same
- * cells again and again.
+ * Sound fields by source cell, started on demand and kept (least recently used first out) while the grid
+ * does not change: footsteps along a patrol, or in a room a player keeps to, start from the same cells
+ * again and again, and each carries on growing where the last query left it.
  * @internal
  */
 export class SoundFields {
   private readonly cache = new Map<number, SoundField>();
   private version: number;
-  private heapCell = new Int32Array(1024);
-  private heapKey = new Float64Array(1024);
-  private done = new Uint8Array(0);
-  /** Fields computed (cache misses) and answered from the cache, since construction. */
+  /** Fields started (cache misses) and answered from the cache, since construction. */
   computed = 0;
   reused = 0;
 
@@ -87,102 +206,10 @@ export class SoundFields {
       field = this.cache.get(oldest);
       this.cache.delete(oldest);
     }
-    field ??= new SoundField();
-    this.fill(field, c, r, cells);
+    field ??= new SoundField(this.grid);
+    field.reset(c, r, cells);
     this.cache.set(key, field);
     this.computed++;
     return field;
-  }
-
-  private fill(f: SoundField, sc: number, sr: number, cells: number): void {
-    const grid = this.grid;
-    const side = 2 * cells + 1;
-    const n = side * side;
-    if (f.g.length !== n) f.g = new Float32Array(n);
-    if (this.done.length < n) this.done = new Uint8Array(n);
-    const g = f.g;
-    const done = this.done;
-    g.fill(Infinity);
-    done.fill(0, 0, n);
-    f.c0 = sc - cells;
-    f.r0 = sr - cells;
-    f.side = side;
-    f.sc = sc;
-    f.sr = sr;
-    const cs = grid.cellSize;
-    const limit = cells * cs;
-    const start = cells * side + cells;
-    g[start] = 0;
-    let size = 0;
-    size = this.push(size, start, 0);
-    while (size > 0) {
-      const at = this.heapCell[0]!;
-      const d = this.heapKey[0]!;
-      size = this.pop(size);
-      if (done[at] === 1) continue;
-      done[at] = 1;
-      const x = at % side;
-      const y = (at - x) / side;
-      const gc = f.c0 + x;
-      const gr = f.r0 + y;
-      for (let m = 0; m < MOVES; m++) {
-        const nx = x + MOVE_X[m]!;
-        const ny = y + MOVE_Y[m]!;
-        if (nx < 0 || ny < 0 || nx >= side || ny >= side) continue;
-        const k = ny * side + nx;
-        if (done[k] === 1 || !grid.isOpen(gc + MOVE_X[m]!, gr + MOVE_Y[m]!)) continue;
-        // No corner cutting: the cells the step's segment crosses on its way must be open too.
-        if (m >= 4 && (!grid.isOpen(gc + VIA_AX[m]!, gr + VIA_AY[m]!) || !grid.isOpen(gc + VIA_BX[m]!, gr + VIA_BY[m]!))) continue;
-        const nd = d + MOVE_LENGTH[m]! * cs;
-        if (nd > limit || nd >= g[k]!) continue;
-        g[k] = nd;
-        size = this.push(size, k, nd);
-      }
-    }
-  }
-
-  private push(size: number, cell: number, key: number): number {
-    if (size === this.heapCell.length) {
-      const cellsGrown = new Int32Array(size * 2);
-      cellsGrown.set(this.heapCell);
-      const keysGrown = new Float64Array(size * 2);
-      keysGrown.set(this.heapKey);
-      this.heapCell = cellsGrown;
-      this.heapKey = keysGrown;
-    }
-    const hc = this.heapCell;
-    const hk = this.heapKey;
-    let i = size;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (hk[parent]! <= key) break;
-      hc[i] = hc[parent]!;
-      hk[i] = hk[parent]!;
-      i = parent;
-    }
-    hc[i] = cell;
-    hk[i] = key;
-    return size + 1;
-  }
-
-  private pop(size: number): number {
-    const hc = this.heapCell;
-    const hk = this.heapKey;
-    const last = size - 1;
-    const cell = hc[last]!;
-    const key = hk[last]!;
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= last) break;
-      if (child + 1 < last && hk[child + 1]! < hk[child]!) child++;
-      if (hk[child]! >= key) break;
-      hc[i] = hc[child]!;
-      hk[i] = hk[child]!;
-      i = child;
-    }
-    hc[i] = cell;
-    hk[i] = key;
-    return last;
   }
 }

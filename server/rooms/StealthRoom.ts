@@ -23,6 +23,7 @@ import { cullingFor, declarePlayer, declareScenery, followTeleports } from "./st
 export { DEFAULT_ROOM_SETTINGS, type StealthRoomSettings } from "./roomSettings.js";
 
 const AFTER_PATCH = Object.freeze({ afterNextPatch: true });
+const FOOTSTEPS_HIDDEN = Object.freeze({ whenHidden: true });
 
 /**
  * The `stealth` room: authoritative planck physics on a Tiled map, guards and cameras that look through
@@ -219,8 +220,9 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     this.level.sync(result.doorsToggled);
     this.stats.doorsToggled += result.doorsToggled;
     this.stats.smokesThrown += this.sim.smokes.added.length;
-    // Heard after this step's patch, by each client only as its team's ears allow.
-    for (const noise of result.noises) this.plugins.sightline.sendNoise(noise, SERVER_MESSAGES.noise);
+    // Heard after this step's patch, by each client only as its team's ears allow. A client that sees a
+    // walker plays its steps from its movement: footsteps go only where the walker is out of view.
+    for (const noise of result.noises) this.plugins.sightline.sendNoise(noise, SERVER_MESSAGES.noise, noise.kind === "footstep" ? FOOTSTEPS_HIDDEN : undefined);
     this.stats.noises += result.noises.length;
     const exploredStarted = performance.now();
     this.explored.update(this.sim.players.values());
