@@ -5,8 +5,8 @@
 import { World } from "planck";
 import { Occluders } from "../occluders/occluders.js";
 import { EVERY_CATEGORY } from "../planck/fixtureOpacity.js";
-import { fail, finite, integer, nonEmptyString, object, positive } from "../../shared/validation/rangeChecks.js";
-import { SoundFields, type SoundField } from "./soundField.js";
+import { fail, finite, nonEmptyString, object, positive } from "../../shared/validation/rangeChecks.js";
+import { SoundSearch } from "./soundSearch.js";
 import { SoundGrid } from "./soundGrid.js";
 
 /** A noise: where, how far it carries, what it was and who made it. */
@@ -49,17 +49,15 @@ export interface Earshot {
 export interface HearingOptions {
   /**
    * Side of the cells sound is propagated on, meters. A gap narrower than about two cells may be shut
-   * to sound; smaller cells are more exact and cost more per field. @default 0.5
+   * to sound; smaller cells are more exact and cost more per search. @default 0.5
    */
   cellSize?: number;
-  /** Sound fields kept for reuse while the level does not change (about 17 KB each). @default 128 */
-  cacheSize?: number;
   /** For a planck `World`: collision category bits whose static fixtures stop sound. @default 0xFFFF */
   opaqueMask?: number;
 }
 
 /** Defaults of {@link HearingOptions}. */
-export const DEFAULT_HEARING_OPTIONS = Object.freeze({ cellSize: 0.5, cacheSize: 128 });
+export const DEFAULT_HEARING_OPTIONS = Object.freeze({ cellSize: 0.5 });
 
 const NEIGHBOURS: readonly (readonly [number, number])[] = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, 1], [1, -1], [-1, -1]];
 
@@ -70,9 +68,8 @@ const NEIGHBOURS: readonly (readonly [number, number])[] = [[1, 0], [-1, 0], [0,
  * does, and an open one lets it by from the next query.
  *
  * How: when the straight line from the listener to the noise is clear (one ray), the distance is that
- * line, exactly. Otherwise a distance field from the noise's cell, over cells that no occluder reaches
- * into, bounded by the loudness, gives the way around, pulled taut with rays; fields are kept per source
- * cell while the level does not change, so footsteps along a patrol cost one field per cell. Every distance it reports is a
+ * line, exactly. Otherwise a bounded A* over cells that no occluder reaches into, from the noise's cell to
+ * the listener's, gives the way around, pulled taut with rays. Every distance it reports is a
  * real path, never shorter than the true shortest one: it may deny a noise at the very edge of earshot,
  * it never grants one that is out of it.
  *
@@ -90,13 +87,12 @@ const NEIGHBOURS: readonly (readonly [number, number])[] = [[1, 0], [-1, 0], [0,
 export class Hearing {
   private readonly occluders: Occluders;
   private readonly cellSize: number;
-  private readonly cacheSize: number;
   private grid: SoundGrid;
-  private fields: SoundFields;
-  private fieldsBefore = { computed: 0, reused: 0 };
+  private search: SoundSearch;
+  private settledBefore = 0;
   /** Noises that needed the way around (the straight line was stopped), since construction. */
   private detours = 0;
-  /** The way of a bent sound, reused: the listener, cell centres down the field, the noise. */
+  /** The way of a bent sound, reused: the listener, cell centres down the search, the noise. */
   private wayX = new Float64Array(256);
   private wayY = new Float64Array(256);
 
@@ -104,7 +100,6 @@ export class Hearing {
   constructor(level: Occluders | World, options: HearingOptions = {}) {
     object("HearingOptions", options);
     this.cellSize = options.cellSize === undefined ? DEFAULT_HEARING_OPTIONS.cellSize : positive("HearingOptions.cellSize", options.cellSize, "meters");
-    this.cacheSize = options.cacheSize === undefined ? DEFAULT_HEARING_OPTIONS.cacheSize : integer("HearingOptions.cacheSize", options.cacheSize, 1, 1 << 16, "fields");
     if (level instanceof Occluders) {
       if (options.opaqueMask !== undefined) fail("HearingOptions.opaqueMask", "applies to a planck World only", options.opaqueMask);
       this.occluders = level;
@@ -112,7 +107,7 @@ export class Hearing {
       this.occluders = Occluders.fromWorld(level, { opaqueMask: options.opaqueMask ?? EVERY_CATEGORY });
     } else fail("Hearing level", "must be an Occluders (from sightline/occluders) or a planck World", level);
     this.grid = new SoundGrid(this.occluders, this.cellSize);
-    this.fields = new SoundFields(this.grid, this.cacheSize);
+    this.search = new SoundSearch(this.grid);
   }
 
   /**
@@ -137,9 +132,9 @@ export class Hearing {
     return this.listen(ax, ay, maxDistance * (1 + 1e-12) + 1e-12, bx, by, out) ? out.distance : Infinity;
   }
 
-  /** Fields computed and reused, and noises that needed the way around, since construction. */
-  get counts(): { fieldsComputed: number; fieldsReused: number; detours: number } {
-    return { fieldsComputed: this.fieldsBefore.computed + this.fields.computed, fieldsReused: this.fieldsBefore.reused + this.fields.reused, detours: this.detours };
+  /** Since construction: queries that needed the way around (the straight line was stopped), and cells their searches settled. */
+  get counts(): { detours: number; cellsSearched: number } {
+    return { detours: this.detours, cellsSearched: this.settledBefore + this.search.settled };
   }
 
   /** Stops following the occluders. */
@@ -171,33 +166,19 @@ export class Hearing {
     const sc = source % 0x10000 - 0x8000;
     const sr = Math.floor(source / 0x10000) - 0x8000;
     const fromNoise = Math.hypot(nx - this.centreX(sc), ny - this.centreY(sr));
-    const field = this.fields.get(sc, sr, loudness - fromNoise);
-    let best = Infinity;
-    let bc = 0;
-    let br = 0;
-    const lc = grid.column(x);
-    const lr = grid.row(y);
-    for (let i = -1; i < NEIGHBOURS.length; i++) {
-      const c = i < 0 ? lc : lc + NEIGHBOURS[i]![0];
-      const r = i < 0 ? lr : lr + NEIGHBOURS[i]![1];
-      field.settle(c, r);
-      const g = field.at(c, r);
-      if (g === Infinity) continue;
-      const ox = this.centreX(c) - x;
-      const oy = this.centreY(r) - y;
-      const d = g + Math.hypot(ox, oy);
-      if (d >= best) continue;
-      // The listener's own open cell needs no ray; a neighbour's centre must be in clear line.
-      if (i >= 0 && packed.firstBlocker(x, y, ox, oy, 1, true) >= 0) continue;
-      best = d;
-      bc = c;
-      br = r;
-      if (i < 0) break;
-    }
-    // Beyond what pulling taut could win back (about half a cell a corner, and the steps' few percent).
-    if (best === Infinity || best + fromNoise >= loudness * 1.3 + 1) return false;
-    // The field's way, pulled taut (a cell-centre path is up to about a cell long per corner).
-    const total = Math.min(best + fromNoise, this.taut(field, bc, br, x, y, nx, ny, out));
+    // The listener's own cell when open, else the nearest neighbour in clear line of it.
+    const target = this.entry(x, y);
+    if (target < 0) return false;
+    const tc = target % 0x10000 - 0x8000;
+    const tr = Math.floor(target / 0x10000) - 0x8000;
+    const toListener = Math.hypot(x - this.centreX(tc), y - this.centreY(tr));
+    // Up to what pulling taut could win back (about half a cell a corner, and the steps' few percent).
+    const bound = loudness * 1.3 + 1 - fromNoise - toListener;
+    const search = this.search;
+    const cellPath = bound > 0 ? search.find(sc, sr, tc, tr, bound) : Infinity;
+    if (cellPath === Infinity) return false;
+    // The cell path, pulled taut (a path through cell centres is up to about a cell long per corner).
+    const total = Math.min(cellPath + fromNoise + toListener, this.taut(search, sc, sr, tc, tr, x, y, nx, ny, out));
     if (!(total < loudness)) return false;
     out.distance = total;
     out.level = 1 - total / loudness;
@@ -206,24 +187,25 @@ export class Hearing {
   }
 
   /**
-   * The way from the listener at (x, y), through its cell (c, r) and down the field to the noise, pulled
+   * The way from the listener at (x, y), through its cell (c, r) and down the search's cells to the
+   * noise's cell (sc, sr) and the noise, pulled
    * taut: from each point, the farthest later point in clear line (a ray that passes smoke), like a string
    * around the corners the cells bend at. Every leg is a checked straight line, so it is a real path and
    * still never shorter than the shortest one; cell centres sit up to half a cell inside a corner, which
-   * the string takes back. Returns its length (Infinity if a leg was stopped: then the field's own
-   * distance stands) and sets `out`'s direction along its first leg.
+   * the string takes back. Returns its length (Infinity if a leg was stopped: then the cell path's own
+   * length stands) and sets `out`'s direction along its first leg.
    */
-  private taut(field: SoundField, c: number, r: number, x: number, y: number, nx: number, ny: number, out: Earshot): number {
+  private taut(search: SoundSearch, sc: number, sr: number, c: number, r: number, x: number, y: number, nx: number, ny: number, out: Earshot): number {
     let n = 0;
     n = this.pushWay(n, x, y);
     n = this.pushWay(n, this.centreX(c), this.centreY(r));
     // Steepest descent to the source cell (g falls at every step, so it ends).
-    while (c !== field.sc || r !== field.sr) {
-      let next = field.at(c, r);
+    while (c !== sc || r !== sr) {
+      let next = search.at(c, r);
       let mc = c;
       let mr = r;
       for (const [dc, dr] of NEIGHBOURS) {
-        const g = field.at(c + dc, r + dr);
+        const g = search.at(c + dc, r + dr);
         if (g < next) {
           next = g;
           mc = c + dc;
@@ -238,7 +220,7 @@ export class Hearing {
     n = this.pushWay(n, nx, ny);
     const wx = this.wayX;
     const wy = this.wayY;
-    // Until the first leg is known (a stopped leg leaves it so): toward the listener's way down the field.
+    // Until the first leg is known (a stopped leg leaves it so): toward the listener's way down the search.
     const k = Math.min(2, n - 1);
     const first = Math.hypot(wx[k]! - x, wy[k]! - y);
     out.dirX = first > 0 ? (wx[k]! - x) / first : 1;
@@ -294,7 +276,7 @@ export class Hearing {
     return n + 1;
   }
 
-  /** The open cell a point at (x, y) enters the field through (its own, or a neighbour in clear line), encoded; -1 if none. */
+  /** The open cell a point at (x, y) enters the cell paths through (its own, or a neighbour in clear line), encoded; -1 if none. */
   private entry(x: number, y: number): number {
     const grid = this.grid;
     const c0 = grid.column(x);
@@ -326,11 +308,10 @@ export class Hearing {
 
   /** A wall was added beyond the grid: cover the level again. */
   private rebuild(): void {
-    this.fieldsBefore.computed += this.fields.computed;
-    this.fieldsBefore.reused += this.fields.reused;
+    this.settledBefore += this.search.settled;
     this.grid.dispose();
     this.grid = new SoundGrid(this.occluders, this.cellSize);
-    this.fields = new SoundFields(this.grid, this.cacheSize);
+    this.search = new SoundSearch(this.grid);
   }
 }
 

@@ -12,12 +12,12 @@ const MAX_CELLS = 1 << 22;
 /**
  * The occluders that stop sound, rasterized onto square cells: a cell is shut while a piece that blocks
  * sound now reaches into its interior (a wall, a pillar, a shut door; not smoke, which muffles sight only).
- * An open cell is therefore entirely free, which is what makes every path the sound field finds a real
+ * An open cell is therefore entirely free, which is what makes every path the sound search finds a real
  * one: a step between two open neighbours (no corner cutting on diagonals) stays inside their union.
  *
  * Follows its `Occluders` like the tile opacity grid does: per cell a count of the pieces in it, per piece
  * the cells it covers, so a door that shuts costs its own cells. `version` moves on every change, which
- * is how cached sound fields know they are stale.
+ * is how a reader knows what it read is stale.
  * @internal
  */
 export class SoundGrid {
