@@ -37,6 +37,7 @@ const INTEGRATION = [
   "test/scaleOut/twoProcesses.test.ts",
   "test/typecheck.test.ts",
   "test/viewer/doorsAndSmoke.test.ts",
+  "test/viewer/noises.test.ts",
   "test/viewer/spectators.test.ts",
   "test/viewer/viewerPage.test.ts",
 ];

@@ -31,13 +31,10 @@ import type { AuditOptions, CullingEntity, CullingReport, RevealOptions, RevealT
  *   do; one inside a smoke cloud sees nothing out of it.
  * - **Changing occluders.** Doors, smoke and removals count from the next update, exactly: what a change
  *   reveals is in the views from then on, what it hides lingers.
- * - **Team changes.** A client whose character changes team (or who takes another character) drops, at
- *   once, what the new team does not qualify for; an entity that changes team leaves, at once, the views
- *   of its old teammates that do not qualify for it.
- * - **Reveals.** {@link reveal} shows an entity to everyone, a team or one client whatever sight says,
- *   from the next update, for some seconds or until {@link conceal}; it then lingers.
- * - **Sends between updates.** A server that sends state between two updates calls {@link settle} just
- *   before each send (see there).
+ * - **Team changes** apply at once: a client keeps only what its new team qualifies for, and an entity
+ *   that changes team leaves its old teammates' views that do not qualify for it.
+ * - **Reveals.** {@link reveal} shows an entity whatever sight says, from the next update, until it ends.
+ * - **Sends between updates.** Call {@link settle} just before each (see there).
  *
  * ```ts
  * const culling = new ViewCulling({

@@ -11,6 +11,25 @@ export interface Notice {
   observer: string;
   x: number;
   y: number;
+  /**
+   * The sense that fed the meter: "sight" or "hearing". Optional: a server from before hearing sends
+   * none, and its events were all by sight.
+   */
+  sense?: string;
+}
+
+/**
+ * How each sense is marked in the log: an eye or an ear, so a line says at a glance whether the guard
+ * saw the player or only heard it (then "at" is where it heard the noise, not where the player is).
+ */
+export const SENSE_MARKS: Readonly<Record<string, string>> = Object.freeze({ sight: "👁", hearing: "👂" });
+
+/** One log line of an event about `who` ("you", or a player's id for a spectator). */
+export function noticeText(notice: Notice, who: string): string {
+  const sense = notice.sense === undefined || notice.sense === "" ? "sight" : notice.sense;
+  const mark = SENSE_MARKS[sense] ?? `(${sense})`;
+  const where = `${sense === "hearing" ? "heard at" : "at"} (${notice.x.toFixed(1)}, ${notice.y.toFixed(1)})`;
+  return `#${notice.seq} tick ${notice.tick}: ${mark} ${notice.observer || "someone unseen"} ${notice.type} ${who} ${where}`;
 }
 
 /** What each event type shows above the observer, and in which state's colour. */
@@ -25,8 +44,8 @@ const MARKS: Readonly<Record<string, { text: string; state: string }>> = {
 const LOG_LINES = 60;
 
 /**
- * Detection events as they arrive: a line each in the page's log (newest first) and a "?" or "!" mark
- * above the observer. Events carry a per-room `seq`, so each is shown once however many patches repeat
+ * Detection events as they arrive: a line each in the page's log (newest first), marked with the sense
+ * that fed it (👁 sight, 👂 hearing), and a "?" or "!" mark above the observer. Events carry a per-room `seq`, so each is shown once however many patches repeat
  * the player's last eight.
  */
 export class DetectionLog {
@@ -56,8 +75,9 @@ export class DetectionLog {
         marks.push({ x: at.x, y: at.y, text: mark.text, colour: alertColour(mark.state), since: now });
       }
       const line = document.createElement("li");
-      line.textContent = `#${notice.seq} tick ${notice.tick}: ${notice.observer || "someone unseen"} ${notice.type} ${label(player)} at (${notice.x.toFixed(1)}, ${notice.y.toFixed(1)})`;
+      line.textContent = noticeText(notice, label(player));
       line.dataset.type = notice.type;
+      line.dataset.sense = notice.sense || "sight";
       this.list.prepend(line);
     }
     this.fresh.length = 0;

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { ALERT_COLOURS, ALERT_STATES, CHARACTER_COLOURS, MAP_COLOURS, OVERLAY_COLOURS, SMOKE_ALPHA, SMOKE_COLOURS } from "./palette.js";
+import { ALERT_COLOURS, ALERT_STATES, CHARACTER_COLOURS, MAP_COLOURS, NOISE_COLOURS, OVERLAY_COLOURS, SMOKE_ALPHA, SMOKE_COLOURS } from "./palette.js";
 
 /** A legend entry: its swatch (a fill, or only an edge for what is drawn as an outline) and its text. */
 interface Entry {
@@ -22,6 +22,8 @@ export function fillLegend(list: HTMLUListElement, spectator: boolean): void {
     { colour: MAP_COLOURS.door, text: "door, shut: blocks sight" },
     { colour: MAP_COLOURS.doorEdge, text: "door, open: dashed doorway, leaves swung aside", outline: true },
     { colour: SMOKE_COLOURS.fill, text: "smoke: blocks sight while dense, fades as it thins", alpha: SMOKE_ALPHA },
+    { colour: NOISE_COLOURS.footstep, text: spectator ? "footstep: a ring where it was" : "footstep heard: a ring where it was, or a chevron around who heard it, pointing where it came from" },
+    { colour: NOISE_COLOURS.thud, text: spectator ? "thud of a distraction: a thicker ring" : "thud of a distraction: a thicker ring, or a filled chevron" },
   ];
   if (spectator) entries.push({ colour: OVERLAY_COLOURS.rayClear, text: "sight ray, clear" }, { colour: OVERLAY_COLOURS.rayBlocked, text: "sight ray, blocked" });
   else entries.push({ colour: OVERLAY_COLOURS.remembered, text: "fog: seen before" }, { colour: OVERLAY_COLOURS.unexplored, text: "fog: never seen" });

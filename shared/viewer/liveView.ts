@@ -7,6 +7,7 @@ import type { ExploredWords, FogOfWar } from "./fogOfWar.js";
 import { drawCharacters, drawCones, drawMarks, drawObservers, type CharacterSprite, type Mark, type ObserverSprite } from "./entityLayer.js";
 import type { LevelSight } from "./levelSight.js";
 import type { MeterList, MeterReading } from "./meterList.js";
+import type { NoiseLayer } from "./noiseLayer.js";
 import { drawRays } from "./rayLayer.js";
 import { SmokeLayer } from "./smokeLayer.js";
 import type { SpectatorPanel } from "./spectatorPanel.js";
@@ -17,9 +18,10 @@ export type Onlooker = { role: "player"; sessionId: string } | { role: "spectato
 
 /**
  * One frame of the page: the map and its doors, the fog of the player in focus, the rays (spectators),
- * the cones, the smoke clouds, the characters, the guards and cameras with their meter bars, and the
- * "?"/"!" marks; plus the meter list and the detection log. Reads the room state as it is when the frame
- * is drawn, and first hands its doors and clouds to the level's sight, which the fog and cones read.
+ * the cones, the smoke clouds, the characters, the noises heard, the guards and cameras with their meter
+ * bars, and the "?"/"!" marks; plus the meter list and the detection log. Reads the room state as it is
+ * when the frame is drawn, and first hands its doors and clouds to the level's sight, which the fog and
+ * cones read.
  */
 export class LiveView {
   readonly marks: Mark[] = [];
@@ -31,6 +33,11 @@ export class LiveView {
   private readonly doors: DoorLayer;
   private readonly smoke = new SmokeLayer();
   private readonly showsEntity = (id: string): boolean => this.shows(id);
+  /** Where a player on screen is (the listener of a noise), meters; undefined when it is not drawn. */
+  readonly playerOnScreen = (id: string): { x: number; y: number } | undefined => {
+    const p = id === "" ? undefined : this.state.players?.get(id);
+    return p !== undefined && this.shows(id) ? p : undefined;
+  };
 
   constructor(
     private readonly ctx: CanvasRenderingContext2D,
@@ -43,6 +50,7 @@ export class LiveView {
     private readonly log: DetectionLog,
     private readonly fog: FogOfWar,
     private readonly level: LevelSight,
+    private readonly noises: NoiseLayer,
   ) {
     this.doors = new DoorLayer(level);
   }
@@ -124,6 +132,7 @@ export class LiveView {
     drawCones(ctx, view, observers, this.cones);
     this.smoke.draw(ctx, view, state.smokes, this.showsEntity);
     drawCharacters(ctx, view, characters);
+    this.noises.draw(ctx, view, now, this.playerOnScreen);
     drawObservers(ctx, view, observers);
     this.log.flush(this.marks, now, (id) => this.observerAt(id), (player) => (player === focus && onlooker.role === "player" ? "you" : player));
     drawMarks(ctx, view, this.marks, now);

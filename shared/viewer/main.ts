@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
-import { DOOR_REACH, SMOKE } from "../gameRules.js";
+import { DISTRACTION, DOOR_REACH, SMOKE } from "../gameRules.js";
+import type { SERVER_MESSAGES } from "../protocol.js";
 import { ConeOutline } from "./coneOutline.js";
 import { DetectionLog } from "./detectionLog.js";
 import { FogOfWar } from "./fogOfWar.js";
@@ -9,6 +10,7 @@ import { LevelSight } from "./levelSight.js";
 import { LiveView, type Onlooker } from "./liveView.js";
 import { drawMapLayer } from "./mapLayer.js";
 import { MeterList } from "./meterList.js";
+import { NoiseLayer, type NoiseReading } from "./noiseLayer.js";
 import { NoticeLine } from "./noticeLine.js";
 import { PlayerActions, type MessageSender } from "./playerActions.js";
 import { PlayerControls, type InputSender } from "./playerControls.js";
@@ -30,8 +32,8 @@ export interface ViewerProbe {
   rayMessages(): number;
   /** The canvas pixel a world point (meters) is drawn at. */
   toCanvas(x: number, y: number): { x: number; y: number };
-  /** The own character, meters and radians, and its smoke grenades left (players only). */
-  self(): { x: number; y: number; facing: number; crouch: boolean; smokes: number } | null;
+  /** The own character, meters and radians, and its smoke grenades and distractions left (players only). */
+  self(): { x: number; y: number; facing: number; crouch: boolean; smokes: number; distractions: number } | null;
   /** Guards and cameras on screen now, meters. */
   observers(): { id: string; x: number; y: number; alert: string }[];
   /** Ids of the players on screen now. */
@@ -45,6 +47,10 @@ export interface ViewerProbe {
   smokes(): { id: string; x: number; y: number; radius: number; density: number }[];
   /** Whether the page's sight grid (its fog of war) holds the tile under (x, y) meters opaque now. */
   opaqueAt(x: number, y: number): boolean;
+  /** Noises received since the page opened (each entry of each `noise` message). */
+  noisesReceived(): number;
+  /** The noises on screen now (as received, with their age in ms and whether they are drawn). */
+  noises(): NoiseReading[];
 }
 
 declare global {
@@ -52,6 +58,12 @@ declare global {
     sightlineViewer?: ViewerProbe;
   }
 }
+
+/**
+ * The `noise` message's type, checked against the protocol's at compile time: a value import of
+ * shared/protocol.ts would bundle zod into the page for one string.
+ */
+const NOISE_MESSAGE: typeof SERVER_MESSAGES.noise = "noise";
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const canvas = byId<HTMLCanvasElement>("view");
@@ -69,6 +81,8 @@ const probe: ViewerProbe = {
   doors: () => [],
   smokes: () => [],
   opaqueAt: () => false,
+  noisesReceived: () => 0,
+  noises: () => [],
 };
 window.sightlineViewer = probe;
 
@@ -85,6 +99,9 @@ async function start(): Promise<void> {
   const spectating = request.spectate !== null;
   // Before anything awaits: the room sends rays from the next tick on.
   const panel = spectating ? new SpectatorPanel(room, byId<HTMLSelectElement>("show"), byId<HTMLInputElement>("rays")) : undefined;
+  // Noises come after each patch, the first ones maybe before the map is loaded: kept from now on.
+  const noises = new NoiseLayer();
+  room.onMessage(NOISE_MESSAGE, (list: unknown) => noises.hear(list, performance.now()));
   await firstState(room);
   const state = room.state;
   const response = await fetch(`/maps/${encodeURIComponent(state.map)}.tmj`);
@@ -99,6 +116,7 @@ async function start(): Promise<void> {
   byId<HTMLElement>("gear").hidden = spectating;
   byId<HTMLElement>("door-reach").textContent = String(DOOR_REACH);
   byId<HTMLElement>("throw-range").textContent = String(SMOKE.throwRange);
+  byId<HTMLElement>("distraction-range").textContent = String(DISTRACTION.throwRange);
   fillLegend(byId<HTMLUListElement>("legend"), spectating);
   // The server's occluders, mirrored: the fog and the cones stop at shut doors and dense smoke as sight does.
   const level = new LevelSight(mapJson, map);
@@ -118,9 +136,9 @@ async function start(): Promise<void> {
     actions = new PlayerActions(canvas, view, room as MessageSender, level, ownCharacter, (text) => notices.show(text, "page"));
     actions.start();
   }
-  const gear = spectating ? undefined : new GearLine(byId<HTMLElement>("grenades"));
+  const gear = spectating ? undefined : new GearLine(byId<HTMLElement>("grenades"), byId<HTMLElement>("distractions"));
   const events = byId<HTMLOListElement>("events");
-  const live = new LiveView(ctx, view, drawMapLayer(map, view), new ConeOutline(map, level), state, onlooker, new MeterList(byId<HTMLUListElement>("meters"), spectating ? "no meters" : "nobody is aware of you"), new DetectionLog(events), new FogOfWar(level.grid, view), level);
+  const live = new LiveView(ctx, view, drawMapLayer(map, view), new ConeOutline(map, level), state, onlooker, new MeterList(byId<HTMLUListElement>("meters"), spectating ? "no meters" : "nobody is aware of you"), new DetectionLog(events), new FogOfWar(level.grid, view), level, noises);
 
   room.onMessage("round", (r: { type: string; by?: string }) => {
     const line = document.createElement("li");
@@ -147,7 +165,7 @@ async function start(): Promise<void> {
   probe.toCanvas = (x, y) => ({ x: view.x(x), y: view.y(y) });
   probe.self = () => {
     const p = state.players?.get(room.sessionId);
-    return p === undefined ? null : { x: p.x, y: p.y, facing: p.facing, crouch: p.crouch, smokes: p.smokes };
+    return p === undefined ? null : { x: p.x, y: p.y, facing: p.facing, crouch: p.crouch, smokes: p.smokes, distractions: p.distractions };
   };
   probe.observers = () => {
     const out: { id: string; x: number; y: number; alert: string }[] = [];
@@ -172,6 +190,8 @@ async function start(): Promise<void> {
     return out;
   };
   probe.opaqueAt = (x, y) => level.opaqueAt(x, y);
+  probe.noisesReceived = () => noises.received;
+  probe.noises = () => noises.readings(performance.now(), live.playerOnScreen);
   setStatus("connected", connectedText());
 
   const frame = (now: number) => {
@@ -181,7 +201,8 @@ async function start(): Promise<void> {
       onlooker.panel.listPlayers(players);
     }
     live.draw(now);
-    gear?.show(ownCharacter()?.smokes);
+    const own = ownCharacter();
+    gear?.show(own?.smokes, own?.distractions);
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);

@@ -42,6 +42,16 @@ export const SMOKE_COLOURS = Object.freeze({
 /** A cloud's opacity at full density; it falls with the density. */
 export const SMOKE_ALPHA = 0.7;
 
+/**
+ * Noises heard: rings where they were, chevrons around the listener when the emitter is hidden. A hot
+ * pink, unlike anything else on the map (the floor is warm grey, states green to red, players white to
+ * violet); a thud (a thrown distraction) a deeper shade of it, and drawn thicker.
+ */
+export const NOISE_COLOURS = Object.freeze({
+  footstep: "#e8368f",
+  thud: "#b0105a",
+});
+
 export const CHARACTER_COLOURS = Object.freeze({
   /** The player's own character. */
   self: "#ffffff",

@@ -8,6 +8,15 @@ export interface InputSender {
   send(): void;
 }
 
+/**
+ * The stick's length while the walk key is held. The server tells a gait from the speed (a run from 2.4
+ * m/s, `FOOTSTEPS.runFrom`): half of the 3 m/s top speed is a walk, whose steps carry 4 m rather than
+ * 10 (docs/hearing.md). Half, not just under the threshold: a walk that is plainly a walk.
+ */
+export const WALK_STICK = 0.5;
+
+/** The key held to walk softly. V: free of the move keys' hand, and of the browser's own shortcuts (Alt opens menus). */
+export const WALK_KEY = "KeyV";
 
 const MOVES: Readonly<Record<string, readonly [number, number]>> = {
   KeyW: [0, -1], ArrowUp: [0, -1],
@@ -17,8 +26,9 @@ const MOVES: Readonly<Record<string, readonly [number, number]>> = {
 };
 
 /**
- * Keyboard and mouse to input frames: WASD (or arrows) move, Shift held or C toggled crouches, the mouse
- * sets the facing (before it moves, the facing follows the walk). A frame goes out 20 times a second with
+ * Keyboard and mouse to input frames: WASD (or arrows) move, at full speed (a run, heard 10 m away) or,
+ * with V held, at half of it (a walk, heard 4 m away); Shift held or C toggled crouches, the mouse sets
+ * the facing (before it moves, the facing follows the walk). A frame goes out 20 times a second with
  * every field set and `seq` increasing: the input class the SDK builds has no defaults, and the room
  * drops frames whose seq is not above the last.
  */
@@ -60,6 +70,11 @@ export class PlayerControls {
     return this.crouchToggled || this.held.has("ShiftLeft") || this.held.has("ShiftRight");
   }
 
+  /** Whether the move is eased to a walk now. */
+  get walking(): boolean {
+    return this.held.has(WALK_KEY);
+  }
+
   private readonly onKeyDown = (e: KeyboardEvent): void => {
     if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
     if (e.code === "KeyC" && !e.repeat) this.crouchToggled = !this.crouchToggled;
@@ -91,8 +106,9 @@ export class PlayerControls {
     }
     const len = Math.hypot(mx, my);
     if (len > 0) {
-      mx /= len;
-      my /= len;
+      const stick = this.walking ? WALK_STICK : 1;
+      mx *= stick / len;
+      my *= stick / len;
     }
     const at = this.position();
     if (this.mouse !== null && at !== undefined && (this.mouse.x !== at.x || this.mouse.y !== at.y)) this.facing = Math.atan2(this.mouse.y - at.y, this.mouse.x - at.x);
