@@ -172,8 +172,8 @@ export class Hearing {
     const tc = target % 0x10000 - 0x8000;
     const tr = Math.floor(target / 0x10000) - 0x8000;
     const toListener = Math.hypot(x - this.centreX(tc), y - this.centreY(tr));
-    // Up to what pulling taut could win back (about half a cell a corner, and the steps' few percent).
-    const bound = loudness * 1.3 + 1 - fromNoise - toListener;
+    // Up to what pulling taut could win back (the steps' 2.7%, and about half a cell a corner).
+    const bound = loudness * 1.1 + 1 - fromNoise - toListener;
     const search = this.search;
     const cellPath = bound > 0 ? search.find(sc, sr, tc, tr, bound) : Infinity;
     if (cellPath === Infinity) return false;

@@ -77,7 +77,7 @@ export class SoundSearch {
     g[start] = 0;
     seen[start] = run;
     this.size = 0;
-    this.push(start, Math.hypot(tx - cells, ty - cells) * cs);
+    this.push(start, Math.sqrt((tx - cells) * (tx - cells) + (ty - cells) * (ty - cells)) * cs);
     while (this.size > 0) {
       const at = this.heapCell[0]!;
       this.pop();
@@ -99,7 +99,9 @@ export class SoundSearch {
         const nd = d + MOVE_LENGTH[m]! * cs;
         if (seen[k] === run && nd >= g[k]!) continue;
         // The straight line to the target is the most any way from here can save (it never overestimates).
-        const f = nd + Math.hypot(tx - nx, ty - ny) * cs;
+        const hx = tx - nx;
+        const hy = ty - ny;
+        const f = nd + Math.sqrt(hx * hx + hy * hy) * cs;
         if (f > bound) continue;
         if (!grid.isOpen(gc + MOVE_X[m]!, gr + MOVE_Y[m]!)) continue;
         // No corner cutting: the cells the step's segment crosses on its way must be open too.
