@@ -6,6 +6,7 @@ import { awarenessCalibrationBench } from "./awarenessCalibration.js";
 import { cullingBench } from "./culling.js";
 import { doorsBench } from "./doors.js";
 import { fovBench } from "./fov.js";
+import { hearingBench } from "./hearing.js";
 import { hearingCalibrationBench } from "./hearingCalibration.js";
 import { roomTickBench } from "./roomTick.js";
 import { visionPassBench } from "./visionPass.js";
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<void> | void> = {
   culling: cullingBench,
   doors: doorsBench,
   fov: fovBench,
+  hearing: hearingBench,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

@@ -133,7 +133,7 @@ export class CulledNoises {
     q.sent = true;
     const delivery = this.delivery!;
     const noise = q.noise;
-    const heard = delivery.hear(noise, this.listeners);
+    const heard = delivery.hear(noise, this.listeners, q.skipTeam);
     for (const session of this.sessions.sessions.values()) {
       // Most footsteps reach no team: only casters are left to tell.
       if ((!heard && session.role !== "caster") || this.clientOf(session.id) === undefined) continue;

@@ -65,16 +65,18 @@ export class NoiseDelivery {
 
   /**
    * Decides who hears `noise` (checked: a RangeError naming the field) among `listeners`; then ask
-   * {@link messageFor} per client. The emitter does not hear its own noise. Returns whether anyone heard it.
+   * {@link messageFor} per client. The emitter does not hear its own noise, nor do the characters of
+   * `deafTeam` (a team that will not be told: the emitter's own, when it holds the emitter in view anyway).
+   * Returns whether anyone heard it.
    */
-  hear(noise: Noise, listeners: Iterable<NoiseListener>): boolean {
+  hear(noise: Noise, listeners: Iterable<NoiseListener>, deafTeam?: string): boolean {
     checkNoise(noise);
     this.current = noise;
     const stamp = ++this.stamp;
     const ear = this.ear;
     let anyone = false;
     for (const l of listeners) {
-      if (l.id === noise.emitter) continue;
+      if (l.id === noise.emitter || (deafTeam !== undefined && l.team === deafTeam)) continue;
       const dx = l.x - noise.x;
       const dy = l.y - noise.y;
       // Out of earshot in a straight line: out of it by any way (most listeners of most noises).

@@ -32,9 +32,8 @@ export function shortestSoundPath(occluders: Occluders, ax: number, ay: number, 
   const maxY = Math.min(ay, by) + bound;
   const obstacles: Obstacle[] = [];
   for (const piece of occluders.allPieces()) {
-    if (!blocksSound(piece)) continue;
+    if (!blocksSound(piece) || !pieceNear(piece, minX, minY, maxX, maxY)) continue;
     const o = obstacleOf(piece);
-    if (!overlapsBox(o, minX, minY, maxX, maxY)) continue;
     // An end inside an obstacle (a body pressed into a wall) must not make everything unreachable.
     if (!o.thin && (inside(o, ax, ay, -1e-9) || inside(o, bx, by, -1e-9))) continue;
     obstacles.push(o);
@@ -93,16 +92,18 @@ function obstacleOf(piece: OccluderPiece): Obstacle {
   return { xs: [...piece.xs], ys: [...piece.ys], thin: piece.xs.length === 2 };
 }
 
-function overlapsBox(o: Obstacle, minX: number, minY: number, maxX: number, maxY: number): boolean {
+/** Whether a piece's bounding box (a circle's included) meets the box: the only pieces worth turning into obstacles. */
+function pieceNear(piece: OccluderPiece, minX: number, minY: number, maxX: number, maxY: number): boolean {
+  const r = piece.xs.length === 1 ? piece.radius : 0;
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
-  for (let i = 0; i < o.xs.length; i++) {
-    x0 = Math.min(x0, o.xs[i]!);
-    x1 = Math.max(x1, o.xs[i]!);
-    y0 = Math.min(y0, o.ys[i]!);
-    y1 = Math.max(y1, o.ys[i]!);
+  for (let i = 0; i < piece.xs.length; i++) {
+    x0 = Math.min(x0, piece.xs[i]! - r);
+    x1 = Math.max(x1, piece.xs[i]! + r);
+    y0 = Math.min(y0, piece.ys[i]! - r);
+    y1 = Math.max(y1, piece.ys[i]! + r);
   }
   return x1 >= minX && x0 <= maxX && y1 >= minY && y0 <= maxY;
 }

@@ -1,0 +1,391 @@
+/**
+ * The hearing bench's two rooms, each buildable with hearing on or off, stepped one tick at a time by the
+ * bench's interleaved loop (hearing.ts), which times them. Kept apart from the loop so the test can look at
+ * the very objects the bench measures.
+ *
+ *  - {@link CompoundRoom}: the load test's room shape on the compound map (25 players, 64 guards), a room
+ *    tick being what the demo room does each step without the network: the simulation step, the culling
+ *    update, and the noises delivered (who hears each, each client's message, encoded as the plugin
+ *    encodes them). The sound audit checks every delivery, timed apart.
+ *  - {@link VisionHearingRoom}: the vision-scheduler's reference room (1024 guards, 64 players, 1000 walls),
+ *    the players' footsteps heard by the guards through `Hearing` on the occluders the vision reads, and
+ *    the awareness model fed what they heard.
+ */
+import { getMessageBytes, Protocol } from "@colyseus/core";
+import { AwarenessModel, checkNoise, Hearing, VisionSystem, type Earshot, type Heard, type Noise } from "sightline";
+import { NoiseDelivery, ViewCulling, type AuditCounts, type HeardNoiseMessage, type NoiseListener } from "sightline/culling";
+import { Occluders } from "sightline/occluders";
+import { SoundAudit } from "../../server/culling/soundAudit.js";
+import { MapCatalog } from "../../server/rooms/mapCatalog.js";
+import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
+import { FOOTSTEPS, PLAYER_SIGHT_RANGE, TICK_SECONDS } from "../../shared/gameRules.js";
+import { SERVER_MESSAGES } from "../../shared/protocol.js";
+import { seededRandom } from "../../shared/seededRandom.js";
+import { WALL, type BenchLevel } from "./benchLevel.js";
+
+// --- the compound room ------------------------------------------------------------------------------
+
+/**
+ * The load test's compound room: 25 players, 64 guards (the map's own plus wanderers), each player a team
+ * of its own by default (the load test's `--team-size 1`). `team`: the demo's own, for players all of one team.
+ */
+export const COMPOUND = { map: "compound", players: 25, guards: 64, teamSize: 1, team: "infiltrators" } as const;
+
+/** Seeds: the walks, the clients' round trips. The same for both variants, so the rooms start alike. */
+const WALK_SEED = 7;
+const ROUND_TRIP_SEED = 11;
+
+/** What one {@link CompoundRoom.tick} cost, ms, by part. */
+export interface RoomTickMs {
+  step: number;
+  culling: number;
+  delivery: number;
+}
+
+/** Cumulative counts of a {@link CompoundRoom}. */
+export interface CompoundCounts {
+  /** Noises made (footsteps and thuds), and every character's footsteps by gait (loudness). */
+  noises: number;
+  run: number;
+  walk: number;
+  crouch: number;
+  /** Guards that heard a player's noise (the awareness model's `heard` entries). */
+  heard: number;
+  /** Detection events, and of those the ones hearing fed. */
+  events: number;
+  hearingEvents: number;
+  /** Deliveries (one noise to one client), and those naming the emitter. */
+  deliveries: number;
+  named: number;
+  /** Noise messages sent (one per client per tick that heard something) and their bytes. */
+  messages: number;
+  bytes: number;
+  /** Captures and escapes (both respawn the player). */
+  respawns: number;
+  /**
+   * Deliveries whose listener heard the noise around a wall rather than in a straight line (found by the
+   * audit, untimed, asking a `Hearing` of its own): proof the bent ways reach the clients.
+   */
+  bentDeliveries: number;
+}
+
+/** A delivery waiting for the audit: the audit runs after the timed tick, on the same state. */
+interface Delivered {
+  client: string;
+  noise: Noise;
+  message: HeardNoiseMessage;
+  holdsEmitter: boolean;
+}
+
+/**
+ * The load test's room on the compound map without the network: the simulation (its `hearing` option on
+ * or off), a `ViewCulling` over the simulation's occluders as the demo room's plugin keeps one (players
+ * as characters, one client each; guards and cameras as entities with their sight ranges),
+ * and the noise delivery as the demo room's `sendNoise` calls make the plugin do it: each noise checked,
+ * copied and queued, then after the culling update, per noise, `NoiseDelivery.hear` over the characters
+ * and, if any team heard it, `messageFor` per client (naming the emitter when the client's view holds it),
+ * per client one array of what it heard, encoded as the plugin's `enqueueRaw` payload
+ * (`getMessageBytes.raw`). As there, a noise is not told to the emitter's own team (no `toEmitterTeam`),
+ * and footsteps go `whenHidden` (only to clients whose view lacks the walker): with teams of 1 (the
+ * default) players are told of the guards and other players they cannot see; all of one team, only of
+ * guards (hardly ever: a guard near enough to hear is nearly always in the team's view). `hear` runs for
+ * every noise, as the plugin runs it. Players walk at random, every gait.
+ */
+export class CompoundRoom {
+  readonly sim: StealthSimulation;
+  readonly culling: ViewCulling;
+  readonly delivery: NoiseDelivery;
+  readonly players: string[] = [];
+  readonly counts: CompoundCounts = { noises: 0, run: 0, walk: 0, crouch: 0, heard: 0, events: 0, hearingEvents: 0, deliveries: 0, named: 0, messages: 0, bytes: 0, respawns: 0, bentDeliveries: 0 };
+  /** The sound audit's counts (`soundLeaks`, `soundsAudited`) and what it found. */
+  readonly auditCounts: AuditCounts = { leaks: 0, popIns: 0, misses: 0, clientTicks: 0, excused: 0, truthChecks: 0, oracleChecks: 0, sends: 0, soundLeaks: 0, soundsAudited: 0 };
+  readonly auditFailures: string[] = [];
+  private readonly audit: SoundAudit;
+  /** The audit's own ears: asking the room's `Hearing` would change its field cache's figures. */
+  private readonly probe: Hearing;
+  private readonly probeEar: Earshot = { distance: 0, level: 0, dirX: 0, dirY: 0, direct: false };
+  private readonly listeners: { id: string; team: string; x: number; y: number }[] = [];
+  /** Each player's team, and each team's characters (the ears the audit checks a delivery against). */
+  private readonly teamOf = new Map<string, string>();
+  private readonly earsOf = new Map<string, { x: number; y: number }[]>();
+  private readonly teleported = new Set<string>();
+  private readonly queue: Noise[] = [];
+  private readonly batches = new Map<string, HeardNoiseMessage[]>();
+  private readonly delivered: Delivered[] = [];
+  private readonly walkRandom = seededRandom(WALK_SEED);
+
+  /**
+   * @param hearing the simulation's `hearing` option
+   * @param teamSize players per team: 1 (the load test's free-for-all) by default; 25 or more puts them
+   *   all on the demo's one team
+   */
+  constructor(readonly hearing: boolean, readonly teamSize: number = COMPOUND.teamSize) {
+    const map = MapCatalog.bundled().get(COMPOUND.map)!;
+    const sim = (this.sim = new StealthSimulation(map, { extraGuards: COMPOUND.guards - map.guards.length, hearing }));
+    // As the demo room's plugin: culling over the simulation's occluders, its step, its top speed.
+    this.culling = new ViewCulling({ occluders: sim.occluders, tickSeconds: sim.dt, maxSpeed: sim.topSpeed, range: PLAYER_SIGHT_RANGE });
+    // The room gives its plugin the simulation's Hearing: the guards' ears and the clients' are one.
+    this.delivery = new NoiseDelivery(sim.ears.hearing);
+    this.audit = new SoundAudit(sim.occluders, this.auditCounts, this.auditFailures, 1);
+    this.probe = new Hearing(sim.occluders);
+    for (const g of sim.guards) {
+      const at = g.body.getPosition();
+      this.culling.addEntity(g.id, { x: at.x, y: at.y, radius: sim.characterRadius, sightRange: g.placement.range });
+    }
+    for (const c of sim.cameras) this.culling.addEntity(c.id, { x: c.placement.x, y: c.placement.y, radius: 0.25, sightRange: c.placement.range });
+    const rtt = seededRandom(ROUND_TRIP_SEED);
+    for (let i = 0; i < COMPOUND.players; i++) {
+      const id = `p${i}`;
+      const team = teamSize >= COMPOUND.players ? COMPOUND.team : `t${Math.floor(i / teamSize)}`;
+      const p = sim.addPlayer(id, { spawn: map.spawns[i % map.spawns.length]!.name, team });
+      const at = p.body.getPosition();
+      this.culling.addEntity(id, { x: at.x, y: at.y, radius: sim.characterRadius, team, character: true });
+      this.culling.addClient(id, id);
+      this.culling.setRoundTrip(id, 20 + rtt() * 100);
+      this.players.push(id);
+      const listener = { id, team, x: at.x, y: at.y };
+      this.listeners.push(listener);
+      this.teamOf.set(id, team);
+      let ears = this.earsOf.get(team);
+      if (ears === undefined) this.earsOf.set(team, (ears = []));
+      ears.push(listener);
+    }
+    sim.onTeleport = (id) => this.teleported.add(id);
+  }
+
+  /**
+   * The players' inputs for step `t` (untimed): once a second of game time, each takes a new heading and
+   * a gait, the same draws in every room built alike: one in ten stands still, the rest run (full stick,
+   * the walking speed: a run by the footstep rules), walk (half stick) or crouch, a third each.
+   */
+  walk(t: number): void {
+    if (t % 20 !== 0) return;
+    const random = this.walkRandom;
+    const { walkSpeed, crouchSpeed } = this.sim.movement;
+    for (const id of this.players) {
+      const a = random() * 2 * Math.PI;
+      const r = random();
+      const still = r < 0.1;
+      const crouch = r >= 0.7;
+      const speed = still ? 0 : crouch ? crouchSpeed : r < 0.4 ? walkSpeed : walkSpeed / 2;
+      this.sim.setMotion(id, { vx: Math.cos(a) * speed, vy: Math.sin(a) * speed, facing: a, crouch });
+    }
+  }
+
+  /** One room tick, each part timed; the deliveries are kept for {@link auditTick}. */
+  tick(): RoomTickMs {
+    const sim = this.sim;
+    const t0 = performance.now();
+    this.teleported.clear();
+    const result = sim.step();
+    // The room's sendNoise: each noise checked and copied into the queue (the simulation reuses its objects).
+    const queue = this.queue;
+    queue.length = 0;
+    for (const n of result.noises) {
+      checkNoise(n);
+      queue.push({ x: n.x, y: n.y, loudness: n.loudness, kind: n.kind, emitter: n.emitter });
+    }
+    const t1 = performance.now();
+
+    // The culling update, the bodies moved in as the plugin reads them (respawns declared).
+    const culling = this.culling;
+    for (let i = 0; i < this.players.length; i++) {
+      const id = this.players[i]!;
+      const at = sim.players.get(id)!.body.getPosition();
+      if (this.teleported.has(id)) culling.teleportEntity(id, at.x, at.y);
+      else culling.moveEntity(id, at.x, at.y);
+      const l = this.listeners[i]!;
+      l.x = at.x;
+      l.y = at.y;
+    }
+    for (const g of sim.guards) {
+      const at = g.body.getPosition();
+      culling.moveEntity(g.id, at.x, at.y);
+    }
+    culling.update();
+    const t2 = performance.now();
+
+    // The noises, against the views of the coming patch: who hears each, each client's message, batched per client.
+    const delivered = this.delivered;
+    delivered.length = 0;
+    const batches = this.batches;
+    for (const noise of queue) {
+      // Most footsteps reach no team: then no client is asked.
+      if (!this.delivery.hear(noise, this.listeners as NoiseListener[])) continue;
+      // As `sendNoise` without `toEmitterTeam`: the emitter's own team is not told.
+      const skipTeam = this.teamOf.get(noise.emitter);
+      // The demo's footsteps go `whenHidden`: a client that sees the walker plays its steps itself.
+      const whenHidden = noise.kind === "footstep";
+      for (const client of this.players) {
+        const team = this.teamOf.get(client)!;
+        if (team === skipTeam) continue;
+        const holdsEmitter = culling.has(client, noise.emitter);
+        if (holdsEmitter && whenHidden) continue;
+        const message = this.delivery.messageFor(client, team, holdsEmitter);
+        if (message === undefined) continue;
+        let list = batches.get(client);
+        if (list === undefined) batches.set(client, (list = []));
+        list.push(message);
+        this.counts.deliveries++;
+        if (message.emitter !== undefined) this.counts.named++;
+        delivered.push({ client, noise, message, holdsEmitter });
+      }
+    }
+    for (const list of batches.values()) {
+      this.counts.bytes += getMessageBytes.raw(Protocol.ROOM_DATA, SERVER_MESSAGES.noise, list).length;
+      this.counts.messages++;
+    }
+    batches.clear();
+    const t3 = performance.now();
+
+    const c = this.counts;
+    c.noises += queue.length;
+    for (const n of queue) {
+      if (n.kind !== "footstep") continue;
+      if (n.loudness === FOOTSTEPS.run) c.run++;
+      else if (n.loudness === FOOTSTEPS.walk) c.walk++;
+      else if (n.loudness === FOOTSTEPS.crouch) c.crouch++;
+    }
+    c.heard += sim.ears.heard.length;
+    c.events += result.events.length;
+    for (const e of result.events) if (e.sense === "hearing") c.hearingEvents++;
+    c.respawns += this.teleported.size;
+    return { step: t1 - t0, culling: t2 - t1, delivery: t3 - t2 };
+  }
+
+  /** The sound audit of the last tick's deliveries (sample 1: every one), against its team's ears. */
+  auditTick(): void {
+    for (const d of this.delivered) {
+      this.audit.check(d.client, d.noise, d.message, this.earsOf.get(this.teamOf.get(d.client)!)!, d.holdsEmitter);
+      const l = this.listeners.find((x) => x.id === d.message.listener)!;
+      if (this.probe.hears(d.noise, l.x, l.y, this.probeEar) && !this.probeEar.direct) this.counts.bentDeliveries++;
+    }
+  }
+
+  /** The room's one `Hearing`'s counts (queries that needed the way around, and what their searches cost). */
+  get hearingCounts(): Record<string, number> {
+    return this.sim.ears.hearing.counts;
+  }
+
+  dispose(): void {
+    this.probe.dispose();
+    this.culling.dispose();
+    this.sim.dispose();
+  }
+}
+
+// --- the reference vision room ----------------------------------------------------------------------
+
+/** The vision-scheduler's reference room: its level, range and cones. */
+export const VISION_ROOM = { seed: 4242, walls: 1000, guards: 1024, players: 64, size: 200, range: 30, fov: Math.PI / 2 } as const;
+
+/** Cumulative counts of a {@link VisionHearingRoom}. */
+export interface VisionHearingCounts {
+  rays: number;
+  sightings: number;
+  noises: number;
+  heard: number;
+  events: number;
+  hearingEvents: number;
+}
+
+/**
+ * One engine over the reference room's level: a `VisionSystem` at its defaults (256 rays a tick) reading
+ * an `Occluders` of the level's walls (as the doors bench does, so `Hearing` reads the very same
+ * occluders), an `AwarenessModel`, and with hearing on, the players' footsteps by the demo's rules (a step
+ * every 0.8 m, 10 m at the level's 3 m/s) heard by every guard whose way to them is short enough. Several
+ * rooms may share one level: the level moves once a tick, each room takes its poses.
+ */
+export class VisionHearingRoom {
+  readonly occluders: Occluders;
+  readonly vision: VisionSystem;
+  readonly awareness = new AwarenessModel();
+  /** Built in both variants (so both report the same counts), asked only when {@link hears}. */
+  readonly hearing: Hearing;
+  readonly counts: VisionHearingCounts = { rays: 0, sightings: 0, noises: 0, heard: 0, events: 0, hearingEvents: 0 };
+  private readonly sinceStep: Float64Array;
+  private readonly noises: Noise[] = [];
+  private readonly noisePool: Noise[] = [];
+  private readonly heard: Heard[] = [];
+  private readonly heardPool: Heard[] = [];
+  private readonly ear: Earshot = { distance: 0, level: 0, dirX: 0, dirY: 0, direct: false };
+  private readonly noHeard: Heard[] = [];
+
+  constructor(private readonly level: BenchLevel, readonly hears: boolean) {
+    this.occluders = Occluders.fromWorld(level.world, { opaqueMask: WALL });
+    const v = (this.vision = new VisionSystem(this.occluders));
+    for (const g of level.guards) v.addObserver(g.id, { position: g, facing: g.facing, range: VISION_ROOM.range, fov: VISION_ROOM.fov });
+    for (const p of level.players) v.addObservable(p.id, { position: p, radius: level.playerRadius });
+    this.hearing = new Hearing(this.occluders);
+    // The level's players all walk at one speed from tick 0: in step with each other, every footstep would
+    // fall on the same tick (64 at once, then none for four). Each starts at its own point of its stride.
+    this.sinceStep = Float64Array.from(level.players, (_, i) => ((i * 0.618034) % 1) * FOOTSTEPS.stride);
+  }
+
+  /** One tick at the level's current poses (timed whole by the caller): vision, footsteps heard, awareness. */
+  tick(tick: number): void {
+    const level = this.level;
+    const v = this.vision;
+    for (const g of level.guards) v.moveObserver(g.id, g.x, g.y, g.facing);
+    for (const p of level.players) v.moveObservable(p.id, p.x, p.y);
+    const report = v.tick();
+    const heard = this.hears ? this.listen() : this.noHeard;
+    const sightings = v.sightings();
+    const events = this.awareness.step(tick, TICK_SECONDS, sightings, heard);
+    const c = this.counts;
+    c.rays += report.rays;
+    c.sightings += sightings.length;
+    c.events += events.length;
+    for (const e of events) if (e.sense === "hearing") c.hearingEvents++;
+  }
+
+  /** This tick's footsteps (a step every stride moved; loudness by speed) and the guards that hear them. */
+  private listen(): Heard[] {
+    const { players, guards } = this.level;
+    const hearing = this.hearing;
+    this.noises.length = 0;
+    this.heard.length = 0;
+    for (let i = 0; i < players.length; i++) {
+      const p = players[i]!;
+      // The level moves its agents by (vx, vy) meters a tick.
+      const speed = Math.hypot(p.vx, p.vy) / TICK_SECONDS;
+      if (speed < FOOTSTEPS.stillBelow) continue;
+      const moved = this.sinceStep[i]! + speed * TICK_SECONDS;
+      if (moved < FOOTSTEPS.stride) {
+        this.sinceStep[i] = moved;
+        continue;
+      }
+      this.sinceStep[i] = moved - FOOTSTEPS.stride;
+      const n = (this.noisePool[this.noises.length] ??= { x: 0, y: 0, loudness: 0, kind: "footstep", emitter: "" });
+      n.x = p.x;
+      n.y = p.y;
+      n.loudness = speed >= FOOTSTEPS.runFrom ? FOOTSTEPS.run : FOOTSTEPS.walk;
+      n.emitter = p.id;
+      this.noises.push(n);
+    }
+    for (const noise of this.noises) {
+      const reach = noise.loudness * noise.loudness;
+      for (const g of guards) {
+        const dx = g.x - noise.x;
+        const dy = g.y - noise.y;
+        if (dx * dx + dy * dy >= reach) continue;
+        if (!hearing.hears(noise, g.x, g.y, this.ear)) continue;
+        const h = (this.heardPool[this.heard.length] ??= { observerId: "", targetId: "", level: 0, position: { x: 0, y: 0 } });
+        h.observerId = g.id;
+        h.targetId = noise.emitter;
+        h.level = this.ear.level;
+        h.position.x = noise.x;
+        h.position.y = noise.y;
+        this.heard.push(h);
+      }
+    }
+    this.counts.noises += this.noises.length;
+    this.counts.heard += this.heard.length;
+    return this.heard;
+  }
+
+  dispose(): void {
+    this.hearing.dispose();
+    this.vision.dispose();
+  }
+}
