@@ -15,7 +15,7 @@ import { getMessageBytes, Protocol } from "@colyseus/core";
 import { AwarenessModel, checkNoise, Hearing, VisionSystem, type Earshot, type Heard, type Noise } from "sightline";
 import { NoiseDelivery, ViewCulling, type AuditCounts, type HeardNoiseMessage, type NoiseListener } from "sightline/culling";
 import { Occluders } from "sightline/occluders";
-import { SoundAudit } from "../../server/culling/soundAudit.js";
+import { SoundAudit } from "sightline/culling";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { FOOTSTEPS, PLAYER_SIGHT_RANGE, TICK_SECONDS } from "../../shared/gameRules.js";

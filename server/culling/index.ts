@@ -11,3 +11,5 @@ export {
 } from "./viewCullingOptions.js";
 export type { AuditCounts } from "./cullingAudit.js";
 export { NoiseDelivery, NOISE_LEVEL_STEPS, NOISE_DIRECTION_STEPS, type HeardNoiseMessage, type NoiseListener } from "./noiseDelivery.js";
+/** @internal The truth audit's check of delivered noises, for benches and tests that deliver without the plugin. */
+export { SoundAudit } from "./soundAudit.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Hearing, type Noise } from "sightline";
 import { NoiseDelivery, NOISE_DIRECTION_STEPS, NOISE_LEVEL_STEPS, type AuditCounts, type NoiseListener } from "sightline/culling";
 import { Occluders } from "sightline/occluders";
-import { SoundAudit } from "../../server/culling/soundAudit.js";
+import { SoundAudit } from "sightline/culling";
 
 function counts(): AuditCounts {
   return { leaks: 0, popIns: 0, misses: 0, clientTicks: 0, excused: 0, truthChecks: 0, oracleChecks: 0, sends: 0, soundLeaks: 0, soundsAudited: 0 };
