@@ -1,5 +1,6 @@
 import type { Waypoint } from "../server/sim/navGrid.js";
 import { DISTRACTION } from "../shared/gameRules.js";
+import { BotPouch } from "./botPouch.js";
 
 /** A distraction lands this far from the bot, meters (drawn between the two), well within the throw range. */
 const DISTANCE_MIN = 4;
@@ -12,15 +13,12 @@ const EDGE = 0.5;
 const ATTEMPTS = 4;
 
 /**
- * One bot's distractions (a stone, a bottle): now and then (a seeded mean interval per bot, likelier while
- * a guard is alerted to it), it throws one behind it, away from where it is heading, so that guards who
- * hear the thud go and look off its way: 4-9 m off (the room's throw range is 12 m), onto open floor of
- * the nav grid and on the map. It counts its distractions itself (the room's count, owner-only in the
- * state, reaches decoding bots a patch late) and gets them back at every respawn, as the room refills them.
+ * One bot's distractions (a stone, a bottle): now and then (see `BotPouch`), it throws one behind it, away
+ * from where it is heading, so that guards who hear the thud go and look off its way: 4-9 m off (the
+ * room's throw range is 12 m), onto open floor of the nav grid and on the map.
  */
 export class BotDistraction {
-  private left = DISTRACTION.count;
-  private readonly chancePerTick: number;
+  private readonly pouch: BotPouch;
 
   /**
    * @param meanSeconds mean seconds between throws while the bot has distractions
@@ -32,18 +30,18 @@ export class BotDistraction {
   constructor(
     private readonly random: () => number,
     meanSeconds: number,
-    private readonly pressedFactor: number,
+    pressedFactor: number,
     tickSeconds: number,
     private readonly bounds: { width: number; height: number },
     private readonly open: (x: number, y: number) => boolean,
     private readonly throwTo: (x: number, y: number) => void,
   ) {
-    this.chancePerTick = tickSeconds / meanSeconds;
+    this.pouch = new BotPouch(DISTRACTION.count, random, meanSeconds, pressedFactor, tickSeconds);
   }
 
   /** A new life: a full count again. */
   refill(): void {
-    this.left = DISTRACTION.count;
+    this.pouch.refill();
   }
 
   /**
@@ -52,12 +50,10 @@ export class BotDistraction {
    * of its distractions when the bot can read it.
    */
   tick(x: number, y: number, ahead: readonly Waypoint[], pressed: () => boolean, roomCount?: number): void {
-    if (this.left <= 0 || (roomCount !== undefined && roomCount <= 0)) return;
-    const roll = this.random();
-    if (roll >= this.chancePerTick && (roll >= this.chancePerTick * this.pressedFactor || !pressed())) return;
+    if (!this.pouch.wants(pressed, roomCount)) return;
     const at = this.spot(x, y, ahead);
     if (at === undefined) return;
-    this.left--;
+    this.pouch.spend();
     this.throwTo(at.x, at.y);
   }
 

@@ -1,5 +1,6 @@
 import type { Waypoint } from "../server/sim/navGrid.js";
 import { SMOKE } from "../shared/gameRules.js";
+import { BotPouch } from "./botPouch.js";
 
 /** A grenade lands this far ahead along the bot's path, meters (drawn between the two). */
 const AHEAD_MIN = 3;
@@ -8,14 +9,11 @@ const AHEAD_MAX = 6;
 const EDGE = 0.5;
 
 /**
- * One bot's smoke grenades: now and then (a seeded mean interval per bot, likelier while a guard is alerted
- * to it), it throws one a few meters ahead along its path, where it is about to walk, within the throw range
- * and on the map. It counts its grenades itself (the room's count, owner-only in the state, reaches decoding
- * bots a patch late) and gets a full pouch at every respawn, as the room refills it.
+ * One bot's smoke grenades: now and then (see `BotPouch`), it throws one a few meters ahead along its
+ * path, where it is about to walk, within the throw range and on the map.
  */
 export class BotSmoke {
-  private left = SMOKE.grenades;
-  private readonly chancePerTick: number;
+  private readonly pouch: BotPouch;
 
   /**
    * @param meanSeconds mean seconds between throws while the bot has grenades
@@ -26,17 +24,17 @@ export class BotSmoke {
   constructor(
     private readonly random: () => number,
     meanSeconds: number,
-    private readonly pressedFactor: number,
+    pressedFactor: number,
     tickSeconds: number,
     private readonly bounds: { width: number; height: number },
     private readonly throwTo: (x: number, y: number) => void,
   ) {
-    this.chancePerTick = tickSeconds / meanSeconds;
+    this.pouch = new BotPouch(SMOKE.grenades, random, meanSeconds, pressedFactor, tickSeconds);
   }
 
   /** A new life: three grenades again. */
   refill(): void {
-    this.left = SMOKE.grenades;
+    this.pouch.refill();
   }
 
   /**
@@ -45,15 +43,13 @@ export class BotSmoke {
    * when the bot can read it.
    */
   tick(x: number, y: number, ahead: readonly Waypoint[], pressed: () => boolean, roomCount?: number): void {
-    if (this.left <= 0 || (roomCount !== undefined && roomCount <= 0) || ahead.length === 0) return;
-    const roll = this.random();
-    if (roll >= this.chancePerTick && (roll >= this.chancePerTick * this.pressedFactor || !pressed())) return;
+    if (ahead.length === 0 || !this.pouch.wants(pressed, roomCount)) return;
     const at = pointAlong(x, y, ahead, AHEAD_MIN + this.random() * (AHEAD_MAX - AHEAD_MIN));
     if (at === undefined) return;
     const tx = Math.min(this.bounds.width - EDGE, Math.max(EDGE, at.x));
     const ty = Math.min(this.bounds.height - EDGE, Math.max(EDGE, at.y));
     if (Math.hypot(tx - x, ty - y) > SMOKE.throwRange) return;
-    this.left--;
+    this.pouch.spend();
     this.throwTo(tx, ty);
   }
 }

@@ -1,26 +1,13 @@
 /// <reference lib="dom" />
 import { NOISE_COLOURS } from "./palette.js";
 import type { Viewport } from "./viewport.js";
+import type { HeardNoiseMessage } from "sightline/colyseus";
 
 /**
- * One noise as a client receives it in a `noise` message (an array of these per patch; `HeardNoiseMessage`
- * in `sightline/colyseus`). Declared here rather than imported: the page is browser code and must not pull
- * the server's modules into its bundle.
+ * One noise as a client receives it in a `noise` message (an array of these per patch): the library's own
+ * type. A type-only import: nothing of the server reaches the page's bundle.
  */
-export interface HeardNoise {
-  /** "footstep" or "thud" in the demo; another kind is drawn as a footstep. */
-  kind: string;
-  /** How loud at `listener`, in (0, 1]. */
-  level: number;
-  /** Where it came from, seen from `listener`: radians, the same convention as a character's `facing`. */
-  dir: number;
-  /** The character that heard it ("" for a spectator, who is told every noise as it was). */
-  listener: string;
-  /** Only when the client's view holds the emitter: its id and the noise's spot, meters. */
-  emitter?: string;
-  x?: number;
-  y?: number;
-}
+export type HeardNoise = HeardNoiseMessage;
 
 /** How long a noise stays on screen, ms, fading all the while. */
 export const NOISE_MS = 1500;
