@@ -13,7 +13,7 @@
 import { integer, positive } from "../../../shared/validation/rangeChecks.js";
 import type { AwarenessOptions, DetectionEvent, DetectionEventType, Heard, ObserverState, Sense, Sighting } from "./types.js";
 import { checkHeard, checkSighting, resolveOptions, type ResolvedOptions } from "./validation.js";
-import { fillPerSecond, levelAt, TIME_EPS, zeroAt } from "./meterLaw.js";
+import { fillPerNoise, fillPerSecond, levelAt, TIME_EPS, zeroAt } from "./meterLaw.js";
 import { dropCalmPairs, findPair, mostAware, ObserverRecord, Pair } from "./records.js";
 
 const NO_EVENTS: readonly DetectionEvent[] = Object.freeze([]);
@@ -107,10 +107,7 @@ export class AwarenessModel {
         const pair = this.pairOf(last, h.targetId);
         if (pair.seenStep === step && pair.sense === "sight") continue;
         const was = levelAt(pair, pair.seenStep === step ? now : before, o);
-        const f = o.stateFactor;
-        const state = pair.rec.state;
-        const gain = o.hearingFill * h.level * (h.salience ?? 1) * (state === "idle" ? f.idle : state === "suspicious" ? f.suspicious : state === "alerted" ? f.alerted : f.searching);
-        this.fill(pair, was, gain, o.hearingCeiling, h.position.x, h.position.y, "hearing", step, before, now);
+        this.fill(pair, was, fillPerNoise(h, pair.rec.state, o), o.hearingCeiling, h.position.x, h.position.y, "hearing", step, before, now);
       }
     }
 

@@ -1,10 +1,10 @@
 /**
  * The meter law: how one (observer, target) meter fills while its target is seen (the fill rate, from
- * distance, range edge, periphery, proximity, visibility and the observer's state) and drains while it is
- * not (held for the grace period, then a linear decay). Apart from the model, which decides when a meter
+ * distance, range edge, periphery, proximity, visibility and the observer's state) or heard (a fill per
+ * noise), and drains while it is neither (held for the grace period, then a linear decay). Apart from the model, which decides when a meter
  * is read and what crossing a threshold means, so the law can be read, tuned and priced on its own.
  */
-import type { ObserverState, Sighting } from "./types.js";
+import type { Heard, ObserverState, Sighting } from "./types.js";
 import type { ResolvedOptions } from "./validation.js";
 
 /** Timers add up dt each step; 60 x 0.05 s sums to 2.9999999999999996, which must count as 3 s. @internal */
@@ -48,7 +48,19 @@ export function fillPerSecond(s: Sighting, state: ObserverState, o: ResolvedOpti
     rate *= 1 - o.peripherySlowdown * a * a;
   }
   rate *= s.visibility ?? 1;
+  return rate * stateFactorOf(state, o);
+}
+
+/**
+ * Fill from one noise heard by an observer in `state`: `hearingFill` x how loud it still was x its
+ * salience x the state's factor (per noise, not per second). @internal
+ */
+export function fillPerNoise(h: Heard, state: ObserverState, o: ResolvedOptions): number {
+  return o.hearingFill * h.level * (h.salience ?? 1) * stateFactorOf(state, o);
+}
+
+/** The fill multiplier of an observer's state (an alerted guard acquires faster, by sight and by ear). */
+function stateFactorOf(state: ObserverState, o: ResolvedOptions): number {
   const f = o.stateFactor;
-  rate *= state === "idle" ? f.idle : state === "suspicious" ? f.suspicious : state === "alerted" ? f.alerted : f.searching;
-  return rate;
+  return state === "idle" ? f.idle : state === "suspicious" ? f.suspicious : state === "alerted" ? f.alerted : f.searching;
 }
