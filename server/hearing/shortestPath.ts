@@ -1,5 +1,5 @@
 import type { Occluders } from "../occluders/occluders.js";
-import type { OccluderPiece } from "../occluders/occluderPiece.js";
+import { emptyBounds, growBounds, type OccluderPiece } from "../occluders/occluderPiece.js";
 import { blocksSound } from "./soundGrid.js";
 
 /** Sides of the polygon a circle is replaced by (inscribed, so the answer stays a lower bound). */
@@ -94,19 +94,12 @@ function obstacleOf(piece: OccluderPiece): Obstacle {
 
 /** Whether a piece's bounding box (a circle's included) meets the box: the only pieces worth turning into obstacles. */
 function pieceNear(piece: OccluderPiece, minX: number, minY: number, maxX: number, maxY: number): boolean {
-  const r = piece.xs.length === 1 ? piece.radius : 0;
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (let i = 0; i < piece.xs.length; i++) {
-    x0 = Math.min(x0, piece.xs[i]! - r);
-    x1 = Math.max(x1, piece.xs[i]! + r);
-    y0 = Math.min(y0, piece.ys[i]! - r);
-    y1 = Math.max(y1, piece.ys[i]! + r);
-  }
-  return x1 >= minX && x0 <= maxX && y1 >= minY && y0 <= maxY;
+  const box = emptyBounds(NEAR);
+  growBounds(box, piece, piece.xs.length === 1 ? piece.radius : 0);
+  return box.maxX >= minX && box.minX <= maxX && box.maxY >= minY && box.minY <= maxY;
 }
+
+const NEAR = emptyBounds();
 
 function clear(obstacles: readonly Obstacle[], x1: number, y1: number, x2: number, y2: number): boolean {
   for (const o of obstacles) {

@@ -1,6 +1,6 @@
 import type { OccluderChange } from "../occluders/changeFeed.js";
 import type { Occluders } from "../occluders/occluders.js";
-import type { OccluderPiece } from "../occluders/occluderPiece.js";
+import { emptyBounds, growBounds, type OccluderPiece } from "../occluders/occluderPiece.js";
 
 /** Overlaps thinner than this (meters) are touching, not crossing: a wall flush with a cell's edge leaves the cell open. */
 const TOUCH = 1e-9;
@@ -30,26 +30,16 @@ export class SoundGrid {
   private readonly counts: Uint16Array;
   private readonly covered = new Map<OccluderPiece, Int32Array>();
   private readonly stop: () => void;
+  private readonly box = emptyBounds();
   /** Moves on every change of what is shut. */
   version = 0;
   /** A piece was added beyond the grid's edge: the grid no longer covers the level and must be rebuilt. */
   outgrown = false;
 
   constructor(occluders: Occluders, cellSize: number) {
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
-    for (const p of occluders.allPieces()) {
-      if (p.removed) continue;
-      const r = p.maxRadius;
-      for (let i = 0; i < p.xs.length; i++) {
-        minX = Math.min(minX, p.xs[i]! - r);
-        minY = Math.min(minY, p.ys[i]! - r);
-        maxX = Math.max(maxX, p.xs[i]! + r);
-        maxY = Math.max(maxY, p.ys[i]! + r);
-      }
-    }
+    const box = emptyBounds();
+    for (const p of occluders.allPieces()) if (!p.removed) growBounds(box, p, p.maxRadius);
+    let { minX, minY, maxX, maxY } = box;
     if (minX === Infinity) minX = minY = maxX = maxY = 0;
     let cs = cellSize;
     while (((maxX - minX) / cs + 2 * MARGIN_CELLS + 1) * ((maxY - minY) / cs + 2 * MARGIN_CELLS + 1) > MAX_CELLS) cs *= 2;
@@ -109,33 +99,20 @@ export class SoundGrid {
 
   /** Whether the piece lies inside the grid (everything beyond it counts as open). */
   private covers(piece: OccluderPiece): boolean {
-    const r = piece.maxRadius;
-    const x1 = this.originX + this.columns * this.cellSize;
-    const y1 = this.originY + this.rows * this.cellSize;
-    for (let i = 0; i < piece.xs.length; i++) {
-      if (piece.xs[i]! - r < this.originX || piece.ys[i]! - r < this.originY || piece.xs[i]! + r > x1 || piece.ys[i]! + r > y1) return false;
-    }
-    return true;
+    const box = emptyBounds(this.box);
+    growBounds(box, piece, piece.maxRadius);
+    return box.minX >= this.originX && box.minY >= this.originY && box.maxX <= this.originX + this.columns * this.cellSize && box.maxY <= this.originY + this.rows * this.cellSize;
   }
 
   /** The cells whose interior the piece reaches into. */
   private cellsOf(piece: OccluderPiece): Int32Array {
     const cs = this.cellSize;
-    const r = piece.xs.length === 1 ? piece.radius : 0;
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
-    for (let i = 0; i < piece.xs.length; i++) {
-      minX = Math.min(minX, piece.xs[i]! - r);
-      minY = Math.min(minY, piece.ys[i]! - r);
-      maxX = Math.max(maxX, piece.xs[i]! + r);
-      maxY = Math.max(maxY, piece.ys[i]! + r);
-    }
-    const c0 = Math.max(0, this.column(minX));
-    const r0 = Math.max(0, this.row(minY));
-    const c1 = Math.min(this.columns - 1, this.column(maxX));
-    const r1 = Math.min(this.rows - 1, this.row(maxY));
+    const box = emptyBounds(this.box);
+    growBounds(box, piece, piece.xs.length === 1 ? piece.radius : 0);
+    const c0 = Math.max(0, this.column(box.minX));
+    const r0 = Math.max(0, this.row(box.minY));
+    const c1 = Math.min(this.columns - 1, this.column(box.maxX));
+    const r1 = Math.min(this.rows - 1, this.row(box.maxY));
     const out: number[] = [];
     for (let row = r0; row <= r1; row++) {
       for (let col = c0; col <= c1; col++) {

@@ -1,4 +1,4 @@
-import type { OccluderPiece } from "./occluderPiece.js";
+import { emptyBounds, growBounds, type OccluderPiece } from "./occluderPiece.js";
 
 /**
  * What changed, for a listener that cares: whether sight can only be blocked more than before (pieces added,
@@ -20,6 +20,7 @@ export type OccluderAreaListener = (minX: number, minY: number, maxX: number, ma
 export class ChangeFeed {
   private readonly listeners: OccluderAreaListener[] = [];
   private readonly change: OccluderChange = { stronger: true, pieces: [] };
+  private readonly box = emptyBounds();
 
   /** Calls `listener` with the box of every later change; returns the function that stops it. */
   subscribe(listener: OccluderAreaListener): () => void {
@@ -33,20 +34,10 @@ export class ChangeFeed {
   /** Tells every listener that `pieces` block more (`stronger`) or less than before. */
   emit(pieces: readonly OccluderPiece[], stronger: boolean): void {
     if (this.listeners.length === 0) return;
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
-    for (const p of pieces) {
-      // A cloud's largest radius: the box covers it as it was and as it will be.
-      const r = p.maxRadius;
-      for (let i = 0; i < p.xs.length; i++) {
-        minX = Math.min(minX, p.xs[i]! - r);
-        minY = Math.min(minY, p.ys[i]! - r);
-        maxX = Math.max(maxX, p.xs[i]! + r);
-        maxY = Math.max(maxY, p.ys[i]! + r);
-      }
-    }
+    const box = emptyBounds(this.box);
+    // A cloud's largest radius: the box covers it as it was and as it will be.
+    for (const p of pieces) growBounds(box, p, p.maxRadius);
+    const { minX, minY, maxX, maxY } = box;
     const change = this.change;
     change.stronger = stronger;
     change.pieces = pieces;

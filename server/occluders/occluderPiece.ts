@@ -32,3 +32,28 @@ export class OccluderPiece {
     this.radius = radius;
   }
 }
+
+/** A box, meters: what a set of pieces covers. @internal */
+export interface PieceBounds {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+/** Empties `box` (Infinity to -Infinity), ready to grow; returns it. @internal */
+export function emptyBounds(box: PieceBounds = { minX: 0, minY: 0, maxX: 0, maxY: 0 }): PieceBounds {
+  box.minX = box.minY = Infinity;
+  box.maxX = box.maxY = -Infinity;
+  return box;
+}
+
+/** Grows `box` to hold the piece, each vertex widened by `r` meters (a circle's radius; 0 for outlines). @internal */
+export function growBounds(box: PieceBounds, piece: OccluderPiece, r: number): void {
+  for (let i = 0; i < piece.xs.length; i++) {
+    if (piece.xs[i]! - r < box.minX) box.minX = piece.xs[i]! - r;
+    if (piece.ys[i]! - r < box.minY) box.minY = piece.ys[i]! - r;
+    if (piece.xs[i]! + r > box.maxX) box.maxX = piece.xs[i]! + r;
+    if (piece.ys[i]! + r > box.maxY) box.maxY = piece.ys[i]! + r;
+  }
+}
