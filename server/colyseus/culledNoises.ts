@@ -139,12 +139,13 @@ export class CulledNoises {
       if ((!heard && session.role !== "caster") || this.clientOf(session.id) === undefined) continue;
       let message: HeardNoiseMessage | undefined;
       let character: EntityRecord | undefined;
+      let holds = true;
       if (session.role === "caster") {
         message = { kind: noise.kind, level: 1, dir: 0, listener: "", emitter: noise.emitter, x: noise.x, y: noise.y };
       } else {
         character = this.entities.get(session.character!);
         if (character === undefined || (q.skipTeam !== undefined && character.team === q.skipTeam)) continue;
-        const holds = this.sessions.has(session.id, noise.emitter);
+        holds = this.sessions.has(session.id, noise.emitter);
         if (holds && q.whenHidden) continue;
         message = delivery.messageFor(character.id, character.team, holds);
       }
@@ -155,7 +156,7 @@ export class CulledNoises {
       this.counts.delivered++;
       if (message.emitter !== undefined) this.counts.named++;
       const audit = character === undefined ? null : this.audit();
-      if (audit !== null && character !== undefined) audit.check(session.id, noise, message, this.earsOf(character), this.sessions.has(session.id, noise.emitter));
+      if (audit !== null && character !== undefined) audit.check(session.id, noise, message, this.earsOf(character), holds);
     }
   }
 
