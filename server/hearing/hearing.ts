@@ -8,6 +8,7 @@ import { EVERY_CATEGORY } from "../planck/fixtureOpacity.js";
 import { fail, finite, nonEmptyString, object, positive } from "../../shared/validation/rangeChecks.js";
 import { SoundSearch } from "./soundSearch.js";
 import { SoundGrid } from "./soundGrid.js";
+import { PieceDetour, UNDECIDED } from "./pieceDetour.js";
 
 /** A noise: where, how far it carries, what it was and who made it. */
 export interface Noise {
@@ -68,10 +69,11 @@ const NEIGHBOURS: readonly (readonly [number, number])[] = [[1, 0], [-1, 0], [0,
  * does, and an open one lets it by from the next query.
  *
  * How: when the straight line from the listener to the noise is clear (one ray), the distance is that
- * line, exactly. Otherwise a bounded A* over cells that no occluder reaches into, from the noise's cell to
- * the listener's, gives the way around, pulled taut with rays. Every distance it reports is a
- * real path, never shorter than the true shortest one: it may deny a noise at the very edge of earshot,
- * it never grants one that is out of it.
+ * line, exactly. Otherwise the shortest way round the few pieces in the way, over their corners, every leg
+ * checked: exact (see `PieceDetour`). In a maze, a bounded A* over cells that no occluder reaches into,
+ * from the noise's cell to the listener's, gives the way around, pulled taut with rays. Every distance it
+ * reports is a real path, never shorter than the true shortest one: it may deny a noise at the very edge
+ * of earshot, it never grants one that is out of it.
  *
  * Works on the `Occluders` of `sightline/occluders` (following doors and walls as they change) or on the
  * static fixtures of a planck `World` (a snapshot, like `Occluders.fromWorld`).
@@ -92,6 +94,9 @@ export class Hearing {
   private settledBefore = 0;
   /** Noises that needed the way around (the straight line was stopped), since construction. */
   private detours = 0;
+  /** Of those, the ones settled by the way round the few pieces in the way (no grid search). */
+  private roundPieces = 0;
+  private readonly pieceDetour = new PieceDetour();
   /** The way of a bent sound, reused: the listener, cell centres down the search, the noise. */
   private wayX = new Float64Array(256);
   private wayY = new Float64Array(256);
@@ -132,9 +137,12 @@ export class Hearing {
     return this.listen(ax, ay, maxDistance * (1 + 1e-12) + 1e-12, bx, by, out) ? out.distance : Infinity;
   }
 
-  /** Since construction: queries that needed the way around (the straight line was stopped), and cells their searches settled. */
-  get counts(): { detours: number; cellsSearched: number } {
-    return { detours: this.detours, cellsSearched: this.settledBefore + this.search.settled };
+  /**
+   * Since construction: queries that needed the way around (the straight line was stopped), those of
+   * them settled around the few pieces in the way, and the cells the others' grid searches settled.
+   */
+  get counts(): { detours: number; roundPieces: number; cellsSearched: number } {
+    return { detours: this.detours, roundPieces: this.roundPieces, cellsSearched: this.settledBefore + this.search.settled };
   }
 
   /** Stops following the occluders. */
@@ -146,10 +154,11 @@ export class Hearing {
   listen(nx: number, ny: number, loudness: number, x: number, y: number, out: Earshot): boolean {
     const dx = nx - x;
     const dy = ny - y;
-    const straight = Math.hypot(dx, dy);
+    const straight = Math.sqrt(dx * dx + dy * dy);
     if (straight >= loudness) return false;
     const packed = this.occluders.packed;
-    if (straight === 0 || packed.firstBlocker(x, y, dx, dy, 1, true) < 0) {
+    const blocker = straight === 0 ? -1 : packed.firstBlocker(x, y, dx, dy, 1, true);
+    if (blocker < 0) {
       out.distance = straight;
       out.level = 1 - straight / loudness;
       out.dirX = straight === 0 ? 1 : dx / straight;
@@ -158,6 +167,19 @@ export class Hearing {
       return true;
     }
     this.detours++;
+    // Most often a crate, a pillar or a wall or two are in the way: the way round them, worked out from
+    // their corners, is exact for a few casts. A maze is left to the grid.
+    const round = this.pieceDetour.around(packed, blocker, x, y, nx, ny, loudness);
+    if (round !== UNDECIDED) {
+      this.roundPieces++;
+      if (!(round < loudness)) return false;
+      out.distance = round;
+      out.level = 1 - round / loudness;
+      out.dirX = this.pieceDetour.dirX;
+      out.dirY = this.pieceDetour.dirY;
+      out.direct = false;
+      return true;
+    }
     if (this.grid.outgrown) this.rebuild();
     const grid = this.grid;
     // The noise's own cell when open (the step to its centre stays inside it), else a neighbour it reaches.

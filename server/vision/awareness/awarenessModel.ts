@@ -104,7 +104,9 @@ export class AwarenessModel {
       for (let i = 0; i < heard.length; i++) {
         const h = heard[i]!;
         if (last === undefined || last.id !== h.observerId) last = this.record(h.observerId);
-        const pair = this.pairOf(last, h.targetId);
+        // A guard near a walker hears each of its steps: the pair it heard last is most often this one.
+        let pair = last.heardPair;
+        if (pair === null || pair.dropped || pair.targetId !== h.targetId) last.heardPair = pair = this.pairOf(last, h.targetId);
         if (pair.seenStep === step && pair.sense === "sight") continue;
         const was = levelAt(pair, pair.seenStep === step ? now : before, o);
         this.fill(pair, was, fillPerNoise(h, pair.rec.state, o), o.hearingCeiling, h.position.x, h.position.y, "hearing", step, before, now);

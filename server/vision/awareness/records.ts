@@ -76,6 +76,8 @@ export class ObserverRecord {
   hasKnown = false;
   /** Target the state is about (the one spotted, or the most suspicious). */
   focus: string | null = null;
+  /** The pair its last heard noise fed (a lookup saved when the same emitter is heard again). */
+  heardPair: Pair | null = null;
   readonly pairs = new Map<string, Pair>();
   /** The same pairs, densely, in the order they first appeared. */
   readonly pairList: Pair[] = [];

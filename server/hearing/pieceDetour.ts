@@ -1,0 +1,252 @@
+import { MISS } from "../../shared/math/rayCast.js";
+import type { PackedOccluders } from "../occluders/packedOccluders.js";
+
+/**
+ * How far outside a corner the way around a piece passes, meters: enough for a ray along it to miss the
+ * piece by the cast's own rules, and little enough that the way stays exact for a sound's purposes.
+ */
+const CLEARANCE = 1e-3;
+
+/** Pieces a way is worked out around before the grid search is left to it (a maze needs the grid). */
+const MAX_PIECES = 4;
+
+/** What {@link PieceDetour.around} returns when it cannot tell: the caller searches the grid. */
+export const UNDECIDED = -1;
+
+/**
+ * The shortest way between two points around the few pieces in the way, found without the grid: a
+ * visibility graph over the corners of only the pieces that stop it, grown as they are met. It starts
+ * with the piece that stopped the straight line; the shortest way around the pieces so far is then
+ * checked leg by leg against every piece, and a piece that stops a leg joins them. A way all of whose legs
+ * are clear is the shortest there is (no way can be shorter than the shortest around some of the pieces
+ * it must pass, and this one is real), to within a millimetre a corner; and when even the way around the
+ * pieces so far is longer than the bound, so is every way. So a crate, a pillar, a lone wall or a few
+ * walls between a noise and an ear cost a handful of casts, and the answer is exact.
+ *
+ * Undecided (the caller searches the grid) past {@link MAX_PIECES} pieces, or when a circle is in the
+ * way (its way round is an arc, not legs a ray can check).
+ * @internal
+ */
+export class PieceDetour {
+  /** Direction of the way's first leg from (a), a unit vector, after a decided {@link around} that found one. */
+  dirX = 1;
+  dirY = 0;
+  /** The pieces so far. */
+  private readonly pieces = new Int32Array(MAX_PIECES);
+  private count = 0;
+  /** Nodes: 0 is (a), 1 is (b), then each piece's corners moved {@link CLEARANCE} outward. */
+  private x = new Float64Array(2 + 8 * MAX_PIECES);
+  private y = new Float64Array(2 + 8 * MAX_PIECES);
+  private g = new Float64Array(2 + 8 * MAX_PIECES);
+  /** Each node's straight line to (b): what A* is guided by. */
+  private h = new Float64Array(2 + 8 * MAX_PIECES);
+  private from = new Int32Array(2 + 8 * MAX_PIECES);
+  private done = new Uint8Array(2 + 8 * MAX_PIECES);
+  private nodes = 0;
+  /** The corners of the pieces met so far in this snapshot of the occluders, moved out (see {@link cornersOf}). */
+  private snapshot: PackedOccluders | null = null;
+  private cornerAt = new Int32Array(0);
+  private cornerX = new Float64Array(64);
+  private cornerY = new Float64Array(64);
+  private cornersUsed = 0;
+  /** The way found, from (b) back to (a), as node indices. */
+  private way = new Int32Array(2 + 8 * MAX_PIECES);
+
+  /**
+   * Meters of the shortest way from (ax, ay) to (bx, by) around what stops sound, given that piece `k`
+   * of `packed` stops the straight line: Infinity if it is longer than `bound`, {@link UNDECIDED} if this
+   * cannot tell. Each leg is cast from its end nearer (a), the last from (b): a point inside a piece (a
+   * body pressed into a wall) gets out of it, as rays from inside a piece do.
+   */
+  around(packed: PackedOccluders, k: number, ax: number, ay: number, bx: number, by: number, bound: number): number {
+    this.count = 0;
+    this.nodes = 2;
+    this.x[0] = ax;
+    this.y[0] = ay;
+    this.x[1] = bx;
+    this.y[1] = by;
+    let blocker = k;
+    for (;;) {
+      if (this.count === MAX_PIECES || !this.addPiece(packed, blocker)) return UNDECIDED;
+      const length = this.search(packed, bound);
+      if (length === Infinity) return Infinity;
+      blocker = this.firstStoppedLeg(packed);
+      if (blocker < 0) return length;
+    }
+  }
+
+  /** Adds piece `k`'s corners as nodes; false for a circle. */
+  private addPiece(packed: PackedOccluders, k: number): boolean {
+    const m = packed.pieceAt(k).xs.length;
+    if (m < 2) return false;
+    this.pieces[this.count++] = k;
+    if (this.nodes + m > this.x.length) this.grow(this.nodes + m);
+    const at = this.cornersOf(packed, k);
+    for (let i = 0; i < m; i++) {
+      this.x[this.nodes + i] = this.cornerX[at + i]!;
+      this.y[this.nodes + i] = this.cornerY[at + i]!;
+    }
+    this.nodes += m;
+    return true;
+  }
+
+  /**
+   * Where piece `k`'s corners, moved out, start in {@link cornerX}: worked out on a piece's first detour
+   * and kept while the snapshot lasts (a piece's outline never changes; a new snapshot may renumber them).
+   */
+  private cornersOf(packed: PackedOccluders, k: number): number {
+    if (packed !== this.snapshot) {
+      this.snapshot = packed;
+      this.cornerAt = new Int32Array(packed.size).fill(-1);
+      this.cornersUsed = 0;
+    }
+    const known = this.cornerAt[k]!;
+    if (known >= 0) return known;
+    const piece = packed.pieceAt(k);
+    const xs = piece.xs;
+    const ys = piece.ys;
+    const m = xs.length;
+    if (this.cornersUsed + m > this.cornerX.length) {
+      const size = Math.max(this.cornersUsed + m, 2 * this.cornerX.length);
+      const cx = new Float64Array(size);
+      cx.set(this.cornerX);
+      const cy = new Float64Array(size);
+      cy.set(this.cornerY);
+      this.cornerX = cx;
+      this.cornerY = cy;
+    }
+    const x = this.cornerX;
+    const y = this.cornerY;
+    const at = this.cornersUsed;
+    let n = at;
+    if (m >= 3) {
+      // Each corner out along the bisector of its two edges' outward normals (counter-clockwise outline).
+      for (let i = 0; i < m; i++) {
+        const p = i === 0 ? m - 1 : i - 1;
+        const q = i + 1 === m ? 0 : i + 1;
+        let ex = xs[i]! - xs[p]!;
+        let ey = ys[i]! - ys[p]!;
+        let len = Math.sqrt(ex * ex + ey * ey);
+        let ox = ey / len;
+        let oy = -ex / len;
+        ex = xs[q]! - xs[i]!;
+        ey = ys[q]! - ys[i]!;
+        len = Math.sqrt(ex * ex + ey * ey);
+        ox += ey / len;
+        oy += -ex / len;
+        len = Math.sqrt(ox * ox + oy * oy);
+        x[n] = xs[i]! + (CLEARANCE * ox) / len;
+        y[n] = ys[i]! + (CLEARANCE * oy) / len;
+        n++;
+      }
+    } else {
+      // A segment: each end moved on along it.
+      const ex = xs[1]! - xs[0]!;
+      const ey = ys[1]! - ys[0]!;
+      const len = Math.sqrt(ex * ex + ey * ey);
+      x[n] = xs[0]! - (CLEARANCE * ex) / len;
+      y[n] = ys[0]! - (CLEARANCE * ey) / len;
+      x[n + 1] = xs[1]! + (CLEARANCE * ex) / len;
+      y[n + 1] = ys[1]! + (CLEARANCE * ey) / len;
+      n += 2;
+    }
+    this.cornersUsed = n;
+    this.cornerAt[k] = at;
+    return at;
+  }
+
+  /**
+   * A* from (a) to (b) over the nodes, an edge taken where no piece so far stops it, cut off at `bound`;
+   * returns the length and leaves the way in {@link way}, or Infinity.
+   */
+  private search(packed: PackedOccluders, bound: number): number {
+    const n = this.nodes;
+    const x = this.x;
+    const y = this.y;
+    const g = this.g;
+    const h = this.h;
+    const done = this.done;
+    const bx = x[1]!;
+    const by = y[1]!;
+    for (let i = 0; i < n; i++) {
+      g[i] = Infinity;
+      h[i] = Math.sqrt((x[i]! - bx) ** 2 + (y[i]! - by) ** 2);
+      done[i] = 0;
+    }
+    g[0] = 0;
+    for (;;) {
+      let u = -1;
+      let best = Infinity;
+      for (let i = 0; i < n; i++) {
+        if (done[i] === 1 || g[i] === Infinity) continue;
+        const f = g[i]! + h[i]!;
+        if (f < best) {
+          best = f;
+          u = i;
+        }
+      }
+      if (u < 0 || best > bound) return Infinity;
+      if (u === 1) return g[1]!;
+      done[u] = 1;
+      const ux = x[u]!;
+      const uy = y[u]!;
+      // (a) to (b) straight is what the first piece stops.
+      for (let v = u === 0 ? 2 : 1; v < n; v++) {
+        if (done[v] === 1) continue;
+        const d = g[u]! + Math.sqrt((x[v]! - ux) ** 2 + (y[v]! - uy) ** 2);
+        // No better than the way to (b) already found, or beyond the bound: not worth a cast.
+        if (d >= g[v]! || d + h[v]! > bound || d + h[v]! >= g[1]!) continue;
+        if (v === 1 ? this.stopsSoFar(packed, bx, by, ux, uy) : this.stopsSoFar(packed, ux, uy, x[v]!, y[v]!)) continue;
+        g[v] = d;
+        this.from[v] = u;
+      }
+    }
+  }
+
+  /** Whether a piece so far stops the segment cast from (x1, y1) to (x2, y2). */
+  private stopsSoFar(packed: PackedOccluders, x1: number, y1: number, x2: number, y2: number): boolean {
+    for (let i = 0; i < this.count; i++) if (packed.cast(this.pieces[i]!, x1, y1, x2 - x1, y2 - y1, 1) !== MISS) return true;
+    return false;
+  }
+
+  /**
+   * Checks the way just found against every piece that stops sound: the first piece that stops a leg
+   * (which is not one so far), or -1 when every leg is clear; then sets the first leg's direction.
+   */
+  private firstStoppedLeg(packed: PackedOccluders): number {
+    const x = this.x;
+    const y = this.y;
+    let n = 0;
+    for (let v = 1; v !== 0; v = this.from[v]!) this.way[n++] = v;
+    this.way[n++] = 0;
+    // The way runs from (a) at way[n - 1] to (b) at way[0].
+    for (let i = n - 1; i > 0; i--) {
+      const u = this.way[i]!;
+      const v = this.way[i - 1]!;
+      const hit = v === 1
+        ? packed.firstBlocker(x[1]!, y[1]!, x[u]! - x[1]!, y[u]! - y[1]!, 1, true)
+        : packed.firstBlocker(x[u]!, y[u]!, x[v]! - x[u]!, y[v]! - y[u]!, 1, true);
+      if (hit >= 0) return hit;
+    }
+    const v = this.way[n - 2]!;
+    const len = Math.sqrt((x[v]! - x[0]!) ** 2 + (y[v]! - y[0]!) ** 2);
+    this.dirX = len > 0 ? (x[v]! - x[0]!) / len : 1;
+    this.dirY = len > 0 ? (y[v]! - y[0]!) / len : 0;
+    return -1;
+  }
+
+  private grow(n: number): void {
+    const size = Math.max(n, 2 * this.x.length);
+    const x = new Float64Array(size);
+    x.set(this.x);
+    const y = new Float64Array(size);
+    y.set(this.y);
+    this.x = x;
+    this.y = y;
+    this.g = new Float64Array(size);
+    this.h = new Float64Array(size);
+    this.from = new Int32Array(size);
+    this.done = new Uint8Array(size);
+    this.way = new Int32Array(size);
+  }
+}
