@@ -277,6 +277,9 @@ export class CompoundRoom {
 // --- the reference vision room ----------------------------------------------------------------------
 
 /** The vision-scheduler's reference room: its level, range and cones. */
+/** Side of the cells the vision room files its guards by, meters (about a running footstep's reach). */
+const GUARD_CELL = 10;
+
 export const VISION_ROOM = { seed: 4242, walls: 1000, guards: 1024, players: 64, size: 200, range: 30, fov: Math.PI / 2 } as const;
 
 /** Cumulative counts of a {@link VisionHearingRoom}. */
@@ -310,6 +313,12 @@ export class VisionHearingRoom {
   private readonly heardPool: Heard[] = [];
   private readonly ear: Earshot = { distance: 0, level: 0, dirX: 0, dirY: 0, direct: false };
   private readonly noHeard: Heard[] = [];
+  /** The guards filed by cell of {@link GUARD_CELL} meters (CSR: cell c holds cellGuards[cellStart[c] ..cellStart[c + 1])). */
+  private readonly cells: number;
+  private readonly cellStart: Int32Array;
+  private readonly fill: Int32Array;
+  private readonly cellGuards: Int32Array;
+  private readonly guardCell: Int32Array;
 
   constructor(private readonly level: BenchLevel, readonly hears: boolean) {
     this.occluders = Occluders.fromWorld(level.world, { opaqueMask: WALL });
@@ -317,6 +326,11 @@ export class VisionHearingRoom {
     for (const g of level.guards) v.addObserver(g.id, { position: g, facing: g.facing, range: VISION_ROOM.range, fov: VISION_ROOM.fov });
     for (const p of level.players) v.addObservable(p.id, { position: p, radius: level.playerRadius });
     this.hearing = new Hearing(this.occluders);
+    this.cells = Math.ceil(level.size / GUARD_CELL);
+    this.cellStart = new Int32Array(this.cells * this.cells + 1);
+    this.fill = new Int32Array(this.cells * this.cells + 1);
+    this.cellGuards = new Int32Array(level.guards.length);
+    this.guardCell = new Int32Array(level.guards.length);
     // The level's players all walk at one speed from tick 0: in step with each other, every footstep would
     // fall on the same tick (64 at once, then none for four). Each starts at its own point of its stride.
     this.sinceStep = Float64Array.from(level.players, (_, i) => ((i * 0.618034) % 1) * FOOTSTEPS.stride);
@@ -363,9 +377,18 @@ export class VisionHearingRoom {
       n.emitter = p.id;
       this.noises.push(n);
     }
+    if (this.noises.length > 0) this.sortGuards();
+    const cells = this.cells;
+    const last = cells - 1;
     for (const noise of this.noises) {
       const reach = noise.loudness * noise.loudness;
-      for (const g of guards) {
+      // The guards in the cells within earshot in a straight line: no other can hear it.
+      const c0 = Math.max(0, Math.floor((noise.x - noise.loudness) / GUARD_CELL));
+      const c1 = Math.min(last, Math.floor((noise.x + noise.loudness) / GUARD_CELL));
+      const r0 = Math.max(0, Math.floor((noise.y - noise.loudness) / GUARD_CELL));
+      const r1 = Math.min(last, Math.floor((noise.y + noise.loudness) / GUARD_CELL));
+      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) for (let i = this.cellStart[r * cells + c]!; i < this.cellStart[r * cells + c + 1]!; i++) {
+        const g = guards[this.cellGuards[i]!]!;
         const dx = g.x - noise.x;
         const dy = g.y - noise.y;
         if (dx * dx + dy * dy >= reach) continue;
@@ -382,6 +405,29 @@ export class VisionHearingRoom {
     this.counts.noises += this.noises.length;
     this.counts.heard += this.heard.length;
     return this.heard;
+  }
+
+  /** Files the guards by cell of the level (a counting sort): a room with a thousand guards asks only the near ones. */
+  private sortGuards(): void {
+    const guards = this.level.guards;
+    const cells = this.cells;
+    const start = this.cellStart;
+    start.fill(0);
+    for (let i = 0; i < guards.length; i++) {
+      const cell = this.cellOf(guards[i]!);
+      this.guardCell[i] = cell;
+      start[cell + 1]!++;
+    }
+    for (let c = 0; c < cells * cells; c++) start[c + 1]! += start[c]!;
+    this.fill.set(start);
+    for (let i = 0; i < guards.length; i++) this.cellGuards[this.fill[this.guardCell[i]!]!++] = i;
+  }
+
+  private cellOf(a: { x: number; y: number }): number {
+    const last = this.cells - 1;
+    const c = Math.min(last, Math.max(0, Math.floor(a.x / GUARD_CELL)));
+    const r = Math.min(last, Math.max(0, Math.floor(a.y / GUARD_CELL)));
+    return r * this.cells + c;
   }
 
   dispose(): void {

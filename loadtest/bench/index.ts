@@ -7,6 +7,7 @@ import { cullingBench } from "./culling.js";
 import { doorsBench } from "./doors.js";
 import { fovBench } from "./fov.js";
 import { hearingBench } from "./hearing.js";
+import { hearingAccuracyBench } from "./hearingAccuracy.js";
 import { hearingCalibrationBench } from "./hearingCalibration.js";
 import { roomTickBench } from "./roomTick.js";
 import { visionPassBench } from "./visionPass.js";
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void> | void> = {
   "vision-scheduler": visionSchedulerBench,
   "awareness-calibration": awarenessCalibrationBench,
   "hearing-calibration": hearingCalibrationBench,
+  "hearing-accuracy": hearingAccuracyBench,
   "room-tick": roomTickBench,
   culling: cullingBench,
   doors: doorsBench,
