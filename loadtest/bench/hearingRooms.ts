@@ -319,6 +319,9 @@ export class VisionHearingRoom {
   private readonly fill: Int32Array;
   private readonly cellGuards: Int32Array;
   private readonly guardCell: Int32Array;
+  /** Their positions in the same order: a footstep's candidates are read from one run of memory. */
+  private readonly cellX: Float64Array;
+  private readonly cellY: Float64Array;
 
   constructor(private readonly level: BenchLevel, readonly hears: boolean) {
     this.occluders = Occluders.fromWorld(level.world, { opaqueMask: WALL });
@@ -331,6 +334,8 @@ export class VisionHearingRoom {
     this.fill = new Int32Array(this.cells * this.cells + 1);
     this.cellGuards = new Int32Array(level.guards.length);
     this.guardCell = new Int32Array(level.guards.length);
+    this.cellX = new Float64Array(level.guards.length);
+    this.cellY = new Float64Array(level.guards.length);
     // The level's players all walk at one speed from tick 0: in step with each other, every footstep would
     // fall on the same tick (64 at once, then none for four). Each starts at its own point of its stride.
     this.sinceStep = Float64Array.from(level.players, (_, i) => ((i * 0.618034) % 1) * FOOTSTEPS.stride);
@@ -388,11 +393,13 @@ export class VisionHearingRoom {
       const r0 = Math.max(0, Math.floor((noise.y - noise.loudness) / GUARD_CELL));
       const r1 = Math.min(last, Math.floor((noise.y + noise.loudness) / GUARD_CELL));
       for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) for (let i = this.cellStart[r * cells + c]!; i < this.cellStart[r * cells + c + 1]!; i++) {
-        const g = guards[this.cellGuards[i]!]!;
-        const dx = g.x - noise.x;
-        const dy = g.y - noise.y;
+        const gx = this.cellX[i]!;
+        const gy = this.cellY[i]!;
+        const dx = gx - noise.x;
+        const dy = gy - noise.y;
         if (dx * dx + dy * dy >= reach) continue;
-        if (!hearing.hears(noise, g.x, g.y, this.ear)) continue;
+        if (!hearing.hears(noise, gx, gy, this.ear)) continue;
+        const g = guards[this.cellGuards[i]!]!;
         const h = (this.heardPool[this.heard.length] ??= { observerId: "", targetId: "", level: 0, position: { x: 0, y: 0 } });
         h.observerId = g.id;
         h.targetId = noise.emitter;
@@ -420,7 +427,12 @@ export class VisionHearingRoom {
     }
     for (let c = 0; c < cells * cells; c++) start[c + 1]! += start[c]!;
     this.fill.set(start);
-    for (let i = 0; i < guards.length; i++) this.cellGuards[this.fill[this.guardCell[i]!]!++] = i;
+    for (let i = 0; i < guards.length; i++) {
+      const at = this.fill[this.guardCell[i]!]!++;
+      this.cellGuards[at] = i;
+      this.cellX[at] = guards[i]!.x;
+      this.cellY[at] = guards[i]!.y;
+    }
   }
 
   private cellOf(a: { x: number; y: number }): number {
