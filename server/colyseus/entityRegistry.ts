@@ -14,6 +14,8 @@ export interface EntityRecord {
   team: string | undefined;
   /** Whether clients can play or watch it (declared with `character: true`). */
   readonly character: boolean;
+  /** Declared `fixed`: its position is read only when added and after a declared teleport. */
+  readonly fixed: boolean;
   /** The position last handed to the culling, meters: an unchanged one is not handed again. */
   x: number;
   y: number;
@@ -56,8 +58,8 @@ export class EntityRegistry {
   }
 
   /** Registers an entity whose culling position is (x, y) now. */
-  add(id: string, instance: Schema, team: string | undefined, character: boolean, x: number, y: number): EntityRecord {
-    const record: EntityRecord = { id, instance, index: this.records.length, teleported: false, team, character, x, y };
+  add(id: string, instance: Schema, team: string | undefined, character: boolean, fixed: boolean, x: number, y: number): EntityRecord {
+    const record: EntityRecord = { id, instance, index: this.records.length, teleported: false, team, character, fixed, x, y };
     this.byId.set(id, record);
     this.records.push(record);
     return record;
@@ -84,6 +86,7 @@ export class EntityRegistry {
     let count = 0;
     for (let i = 0; i < this.records.length; i++) {
       const r = this.records[i]!;
+      if (r.fixed && !r.teleported) continue;
       this.read(r.instance, at);
       if (Number.isFinite(at.x) && Number.isFinite(at.y)) {
         if (r.teleported) {

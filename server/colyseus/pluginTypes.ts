@@ -14,6 +14,13 @@ export interface EntitySpec {
   character?: boolean;
   /** How far it observes others (a guard, a turret), meters: whoever it can see has it in view. @default 0 */
   sightRange?: number;
+  /**
+   * It never moves (a door, a terminal, a smoke cloud): its position is read when it is added, and again
+   * only after `SightlinePlugin.teleported(id)`, never at an update. A busy room walks every entity's
+   * position at every update and before every send; a fixed one costs nothing there. Moving it without
+   * `teleported` is not seen by the culling. @default false
+   */
+  fixed?: boolean;
 }
 
 /** Options of `SightlinePlugin.sendToViewersOf`. */

@@ -149,9 +149,10 @@ export class SightlinePlugin extends RoomPlugin {
     const at = this.entities.at;
     this.entities.read(instance, at);
     // Registered first: with culling off, views gain it during addEntity.
-    const record = this.entities.add(id, instance, typeof spec?.team === "string" ? spec.team : undefined, spec?.character === true, at.x, at.y);
+    if (spec?.fixed !== undefined && typeof spec.fixed !== "boolean") fail("EntitySpec.fixed", "must be a boolean", spec.fixed);
+    const record = this.entities.add(id, instance, typeof spec?.team === "string" ? spec.team : undefined, spec?.character === true, spec?.fixed === true, at.x, at.y);
     try {
-      views.addEntity(id, { ...spec, x: at.x, y: at.y });
+      views.addEntity(id, { radius: spec?.radius, team: spec?.team, character: spec?.character, sightRange: spec?.sightRange, x: at.x, y: at.y });
     } catch (err) {
       this.entities.remove(record);
       throw err;

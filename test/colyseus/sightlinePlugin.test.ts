@@ -163,6 +163,25 @@ describe("sightline/colyseus: culling in your own room", () => {
     expect(() => plugin.teleported("nobody")).toThrow(/SightlinePlugin.teleported id is not an entity/);
   });
 
+  it("a fixed entity (a door) is placed once: moving its instance is not seen until it is declared teleported", async () => {
+    const room = await colyseus.createRoom<BunkerRoom>("bunker", { roundTripCap: 0 });
+    const red = await colyseus.connectTo(room, { team: "red", x: 0.5, y: 20 });
+    const plugin = room.plugins.sightline;
+    const post = addSentry(room, "post", 21.5, 20); // in line with the doorway: in view
+    plugin.removeEntity("post");
+    plugin.addEntity("post", post, { radius: 0.5, team: "neutral", fixed: true });
+    await patches(room, 3);
+    expect(plugin.has(red.sessionId, "post")).toBe(true);
+    // Moved behind the wall, undeclared: the culling still has it at its old place.
+    post.y = 35;
+    await patches(room, 5);
+    expect(plugin.culling!.qualifies(red.sessionId, "post")).toBe(true);
+    plugin.teleported("post");
+    await until(room, () => !plugin.has(red.sessionId, "post"), 5);
+    expect(plugin.has(red.sessionId, "post")).toBe(false);
+    expect(() => plugin.addEntity("bad", post, { fixed: "yes" as unknown as boolean })).toThrow(/EntitySpec\.fixed must be a boolean/);
+  });
+
   it("owner-only fields of a character taken mid-session arrive at once, though they never change, and reach no one else", async () => {
     const room = await colyseus.createRoom<BunkerRoom>("bunker", {});
     const a = await colyseus.connectTo(room, { team: "red", x: 2, y: 10, secret: 11 });
