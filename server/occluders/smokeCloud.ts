@@ -12,6 +12,14 @@ export interface SmokeOptions {
    */
   growSeconds?: number;
   /**
+   * How many equal steps the radius grows in over `growSeconds`, each step reached at the start of its
+   * share of the time (so a cloud is never smaller than a smoothly growing one). Every step is a change
+   * that each reader of the occluders (vision, culling, tile field of view) follows; 0 grows it at every
+   * {@link Occluders.advance}, a change per tick.
+   * @default 4
+   */
+  growSteps?: number;
+  /**
    * The last seconds of its life, over which its density falls linearly from 1 to 0.
    * @default 2 (but never more than `seconds`)
    */
@@ -45,26 +53,33 @@ export interface SmokeLife {
   readonly radius: number;
   readonly seconds: number;
   readonly growSeconds: number;
+  readonly growSteps: number;
   readonly fadeSeconds: number;
   readonly opaqueDensity: number;
 }
 
 /** Checks `Occluders.addSmoke`'s options: a RangeError naming the field for a bad one. @internal */
 export function smokeLife(options: SmokeOptions): SmokeLife {
-  object("SmokeOptions", options, "{ radius, seconds, growSeconds?, fadeSeconds?, opaqueDensity? }");
+  object("SmokeOptions", options, "{ radius, seconds, growSeconds?, growSteps?, fadeSeconds?, opaqueDensity? }");
   const radius = positive("SmokeOptions.radius", options.radius, "meters");
   if (!Number.isFinite(radius)) fail("SmokeOptions.radius", "must be finite meters", radius);
   const seconds = positive("SmokeOptions.seconds", options.seconds, "seconds");
   if (!Number.isFinite(seconds)) fail("SmokeOptions.seconds", "must be finite seconds (remove a lasting cloud yourself, or use addCircle)", seconds);
   const growSeconds = Math.min(seconds, nonNegative("SmokeOptions.growSeconds", options.growSeconds ?? 1, "seconds"));
+  const growSteps = options.growSteps ?? 4;
+  if (!Number.isInteger(growSteps) || growSteps < 0 || growSteps > 1000) fail("SmokeOptions.growSteps", "must be an integer from 0 to 1000", growSteps);
   const fadeSeconds = Math.min(seconds, nonNegative("SmokeOptions.fadeSeconds", options.fadeSeconds ?? 2, "seconds"));
   const opaqueDensity = fraction("SmokeOptions.opaqueDensity", options.opaqueDensity ?? 0.5, "(]");
-  return { radius, seconds, growSeconds, fadeSeconds, opaqueDensity };
+  return { radius, seconds, growSeconds, growSteps, fadeSeconds, opaqueDensity };
 }
 
 /** The radius of a cloud `age` seconds old, meters. @internal */
 export function smokeRadius(life: SmokeLife, age: number): number {
-  return life.growSeconds === 0 || age >= life.growSeconds ? life.radius : (life.radius * age) / life.growSeconds;
+  if (life.growSeconds === 0 || age >= life.growSeconds) return life.radius;
+  const grown = age / life.growSeconds;
+  if (life.growSteps === 0) return life.radius * grown;
+  // A hair under a step's mark stays in the step before: 0.25 s of 1 s in 4 steps is the first step.
+  return (life.radius * Math.min(life.growSteps, Math.ceil(grown * life.growSteps - 1e-9))) / life.growSteps;
 }
 
 /** The density of a cloud `age` seconds old, in [0, 1]. @internal */

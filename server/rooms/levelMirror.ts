@@ -3,19 +3,23 @@ import { SMOKE } from "../../shared/gameRules.js";
 import type { SmokeState } from "sightline/occluders";
 import { DoorState, SmokeCloud, type StealthState } from "../../shared/schema.js";
 import type { StealthSimulation } from "../sim/stealthSimulation.js";
+import type { SimSmoke } from "../sim/smokeGrenades.js";
 
 /** What the level mirror asks of the culling: doors and clouds are culled entities. */
 type Culling = Pick<SightlinePlugin, "addEntity" | "removeEntity">;
 
 /**
  * The level's moving parts mirrored into the synced state: each door's open flag and each smoke cloud.
- * Both are culled entities (a door at the centre of its outline, a cloud at its centre with its full
- * radius), so a client hears of a door or a cloud only while it could see it: a door opened far away, or
+ * Both are culled entities, fixed (a door at the centre of its outline, a cloud at its centre with its
+ * full radius: neither moves, so the plugin never reads their places again), so a client hears of a door
+ * or a cloud only while it could see it: a door opened far away, or
  * a grenade thrown behind a wall, is no news of who is there. Runs after the step, before the culling.
  */
 export class LevelMirror {
   /** Each door's state, in the order of the simulation's doors: no key to build per tick. */
   private readonly doorStates: DoorState[] = [];
+  /** Each cloud with its synced state, in the order thrown: no key to look up per tick. */
+  private readonly clouds: { cloud: SimSmoke; sc: SmokeCloud }[] = [];
   private readonly cloud: SmokeState = { x: 0, y: 0, radius: 0, density: 0, blocking: false, ageSeconds: 0, seconds: 0 };
 
   constructor(private readonly sim: StealthSimulation, private readonly state: StealthState, private readonly culling: Culling) {
@@ -24,7 +28,7 @@ export class LevelMirror {
       Object.assign(ds, { x: door.x, y: door.y, open: door.open });
       const key = String(door.objectId);
       state.doors.set(key, ds);
-      culling.addEntity(key, ds, { radius: door.radius });
+      culling.addEntity(key, ds, { radius: door.radius, fixed: true });
       this.doorStates.push(ds);
     }
   }
@@ -42,22 +46,27 @@ export class LevelMirror {
       // Out of every view before it leaves the state.
       this.culling.removeEntity(cloud.id);
       state.smokes.delete(cloud.id);
+      const at = this.clouds.findIndex((c) => c.cloud === cloud);
+      if (at >= 0) this.clouds.splice(at, 1);
     }
     for (const cloud of smokes.added) {
       const sc = new SmokeCloud();
       sc.x = cloud.x;
       sc.y = cloud.y;
       state.smokes.set(cloud.id, sc);
-      this.culling.addEntity(cloud.id, sc, { radius: SMOKE.radius });
+      this.culling.addEntity(cloud.id, sc, { radius: SMOKE.radius, fixed: true });
+      this.clouds.push({ cloud, sc });
     }
-    for (const cloud of smokes.clouds.values()) {
+    for (let i = 0; i < this.clouds.length; i++) {
+      const { cloud, sc } = this.clouds[i]!;
       const now = this.sim.occluders.smoke(cloud.occluderId, this.cloud);
-      const sc = state.smokes.get(cloud.id);
-      if (now === undefined || sc === undefined) continue;
-      // Hundredths are plenty to draw, and spare a patch on ticks where nothing shows. The density is
-      // rounded down, so it reads at least SMOKE.opaqueDensity exactly while the cloud blocks.
+      if (now === undefined) continue;
+      // The radius changes at each of the cloud's few growth steps. The density in eighths: enough to
+      // draw a cloud thinning out, and a change every quarter second of the fade rather than every tick
+      // (each a patch to every client that sees the cloud). Rounded down, so it reads at least
+      // SMOKE.opaqueDensity (four eighths) exactly while the cloud blocks.
       const radius = Math.round(now.radius * 100) / 100;
-      const density = Math.floor(now.density * 100) / 100;
+      const density = Math.floor(now.density * 8) / 8;
       if (sc.radius !== radius) sc.radius = radius;
       if (sc.density !== density) sc.density = density;
     }

@@ -92,7 +92,8 @@ describe("doors", () => {
 describe("smoke", () => {
   it("a cloud grows, hides the player while dense, shows it again as it thins, and is gone after its lifetime", () => {
     const occluders = new Occluders();
-    const cloud = occluders.addSmoke(5, 0, { radius: 2, seconds: 10, growSeconds: 1, fadeSeconds: 2 });
+    // Grown smoothly (a change every tick), so the first tick still sees past it.
+    const cloud = occluders.addSmoke(5, 0, { radius: 2, seconds: 10, growSeconds: 1, growSteps: 0, fadeSeconds: 2 });
     const vision = guardAndPlayer(occluders);
     const seen: boolean[] = [];
     for (let t = 0; t < 220; t++) {
@@ -108,6 +109,28 @@ describe("smoke", () => {
     expect(seen.slice(180).every((s) => s)).toBe(true);
     expect(occluders.smoke(cloud)).toBeUndefined();
     expect(occluders.has(cloud)).toBe(false);
+  });
+
+  it("a cloud grows in a few steps, each a change its readers hear of, never smaller than a smooth one", () => {
+    const occluders = new Occluders();
+    const changes: number[] = [];
+    let tick = 0;
+    occluders.onChange(() => changes.push(tick));
+    const cloud = occluders.addSmoke(5, 0, { radius: 2, seconds: 10, growSeconds: 1 }); // 4 steps by default
+    const radii: number[] = [];
+    for (tick = 1; tick <= 25; tick++) {
+      occluders.advance(0.05);
+      radii.push(occluders.smoke(cloud)!.radius);
+    }
+    // Quarter of the radius from the first tick, half from the 6th (0.3 s), ... full from the 16th (0.8 s).
+    expect(radii.slice(0, 5).every((r) => r === 0.5)).toBe(true);
+    expect(radii[5]).toBe(1);
+    expect(radii[10]).toBe(1.5);
+    expect(radii.slice(15).every((r) => r === 2)).toBe(true);
+    radii.forEach((r, i) => expect(r).toBeGreaterThanOrEqual(Math.min(2, 2 * 0.05 * (i + 1)) - 1e-9));
+    // The throw, then four growth steps: five changes, not one a tick.
+    expect(changes).toEqual([0, 1, 6, 11, 16]);
+    expect(() => occluders.addSmoke(0, 0, { radius: 1, seconds: 1, growSteps: 1.5 })).toThrow(/SmokeOptions\.growSteps/);
   });
 
   it("a guard inside a cloud sees nothing out of it, and a player inside one is seen by nobody outside", () => {
