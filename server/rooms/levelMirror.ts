@@ -19,10 +19,13 @@ export class LevelMirror {
   /** Each door's state, in the order of the simulation's doors: no key to build per tick. */
   private readonly doorStates: DoorState[] = [];
   /** Each cloud with its synced state, in the order thrown: no key to look up per tick. */
-  private readonly clouds: { cloud: SimSmoke; sc: SmokeCloud }[] = [];
+  private readonly clouds: { cloud: SimSmoke; sc: SmokeCloud; radius: number; density: number }[] = [];
+  /** Each door's open flag as last written to its state. */
+  private readonly doorOpen: Uint8Array;
   private readonly cloud: SmokeState = { x: 0, y: 0, radius: 0, density: 0, blocking: false, ageSeconds: 0, seconds: 0 };
 
   constructor(private readonly sim: StealthSimulation, private readonly state: StealthState, private readonly culling: Culling) {
+    this.doorOpen = Uint8Array.from(sim.doors.list, (d) => (d.open ? 1 : 0));
     for (const door of sim.doors.list) {
       const ds = new DoorState();
       Object.assign(ds, { x: door.x, y: door.y, open: door.open });
@@ -37,9 +40,12 @@ export class LevelMirror {
   sync(doorsToggled: number): void {
     const state = this.state;
     const doors = this.sim.doors.list;
+    // What was last written is kept beside the state: a schema field read costs like a write's check.
     for (let i = 0; i < doors.length && doorsToggled > 0; i++) {
-      const ds = this.doorStates[i]!;
-      if (ds.open !== doors[i]!.open) ds.open = doors[i]!.open;
+      const open = doors[i]!.open;
+      if (this.doorOpen[i] === (open ? 1 : 0)) continue;
+      this.doorOpen[i] = open ? 1 : 0;
+      this.doorStates[i]!.open = open;
     }
     const smokes = this.sim.smokes;
     for (const cloud of smokes.removed) {
@@ -55,11 +61,11 @@ export class LevelMirror {
       sc.y = cloud.y;
       state.smokes.set(cloud.id, sc);
       this.culling.addEntity(cloud.id, sc, { radius: SMOKE.radius, fixed: true });
-      this.clouds.push({ cloud, sc });
+      this.clouds.push({ cloud, sc, radius: sc.radius, density: sc.density });
     }
     for (let i = 0; i < this.clouds.length; i++) {
-      const { cloud, sc } = this.clouds[i]!;
-      const now = this.sim.occluders.smoke(cloud.occluderId, this.cloud);
+      const synced = this.clouds[i]!;
+      const now = this.sim.occluders.smoke(synced.cloud.occluderId, this.cloud);
       if (now === undefined) continue;
       // The radius changes at each of the cloud's few growth steps. The density in eighths: enough to
       // draw a cloud thinning out, and a change every quarter second of the fade rather than every tick
@@ -67,8 +73,8 @@ export class LevelMirror {
       // SMOKE.opaqueDensity (four eighths) exactly while the cloud blocks.
       const radius = Math.round(now.radius * 100) / 100;
       const density = Math.floor(now.density * 8) / 8;
-      if (sc.radius !== radius) sc.radius = radius;
-      if (sc.density !== density) sc.density = density;
+      if (synced.radius !== radius) synced.sc.radius = synced.radius = radius;
+      if (synced.density !== density) synced.sc.density = synced.density = density;
     }
   }
 }
