@@ -38,7 +38,8 @@ export class EntityRegistry {
   /** Reused by every position read. */
   readonly at: Position = { x: 0, y: 0 };
 
-  constructor(public read: (instance: Schema, out: Position) => void) {}
+  /** `read` for moving entities; `readFixed` for fixed ones (the same reader, or a copy of it: see `readFixedXY`). */
+  constructor(public read: (instance: Schema, out: Position) => void, public readFixed: (instance: Schema, out: Position) => void = read) {}
 
   get size(): number {
     return this.records.length;
@@ -86,8 +87,10 @@ export class EntityRegistry {
     let count = 0;
     for (let i = 0; i < this.records.length; i++) {
       const r = this.records[i]!;
-      if (r.fixed && !r.teleported) continue;
-      this.read(r.instance, at);
+      if (r.fixed) {
+        if (!r.teleported) continue;
+        this.readFixed(r.instance, at);
+      } else this.read(r.instance, at);
       if (Number.isFinite(at.x) && Number.isFinite(at.y)) {
         if (r.teleported) {
           r.teleported = false;

@@ -13,7 +13,7 @@ import type { CulledSendOptions, EntitySpec, PluginRevealOptions, SightlineCount
 import { hookRoom } from "./roomHooks.js";
 import { RoundTrips } from "./roundTrips.js";
 import { SessionViews } from "./sessionViews.js";
-import { checkPluginOptions, DEFAULT_SIGHTLINE_OPTIONS, readXY, type SightlineOptions } from "./sightlineOptions.js";
+import { checkPluginOptions, DEFAULT_SIGHTLINE_OPTIONS, readFixedXY, readXY, type SightlineOptions } from "./sightlineOptions.js";
 import { ViewUpdates } from "./viewUpdates.js";
 
 /**
@@ -54,7 +54,7 @@ export class SightlinePlugin extends RoomPlugin {
   private views: ClientViews | null = null;
   /** The same object when culling is on, for the policy figures only `ViewCulling` has (see {@link culling}). */
   private culler: ViewCulling | null = null;
-  private readonly entities = new EntityRegistry(readXY);
+  private readonly entities = new EntityRegistry(readXY, readFixedXY);
   /** Each kept session's StateView, role and tags (set in {@link start}). */
   private sessions: SessionViews | null = null;
   private roundTrips: RoundTrips | null = null;
@@ -95,6 +95,7 @@ export class SightlinePlugin extends RoomPlugin {
     else this.views = this.culler = new ViewCulling({ ...o, tickSeconds, maxSpeed: o.maxSpeed, onAdd, onRemove });
     this.sessions = sessions;
     this.entities.read = o.position ?? readXY;
+    this.entities.readFixed = o.position ?? readFixedXY;
     const watch = LoopWatch.shared();
     this.releaseWatch = watch.acquire();
     this.roundTrips = new RoundTrips(o.pingIntervalMs ?? DEFAULT_SIGHTLINE_OPTIONS.pingIntervalMs, this.views.maxRoundTripMs, (id) => room.clients.getById(id), (from, to) => watch.blockedWithin(from, to), o.roundTrip);
@@ -146,10 +147,11 @@ export class SightlinePlugin extends RoomPlugin {
     nonEmptyString("SightlinePlugin.addEntity id", id);
     if (this.entities.has(id)) fail("SightlinePlugin.addEntity id", "is already an entity", id);
     checkCullable("SightlinePlugin.addEntity", id, instance);
-    const at = this.entities.at;
-    this.entities.read(instance, at);
-    // Registered first: with culling off, views gain it during addEntity.
     if (spec?.fixed !== undefined && typeof spec.fixed !== "boolean") fail("EntitySpec.fixed", "must be a boolean", spec.fixed);
+    const at = this.entities.at;
+    if (spec?.fixed === true) this.entities.readFixed(instance, at);
+    else this.entities.read(instance, at);
+    // Registered first: with culling off, views gain it during addEntity.
     const record = this.entities.add(id, instance, typeof spec?.team === "string" ? spec.team : undefined, spec?.character === true, spec?.fixed === true, at.x, at.y);
     try {
       views.addEntity(id, { radius: spec?.radius, team: spec?.team, character: spec?.character, sightRange: spec?.sightRange, x: at.x, y: at.y });

@@ -59,7 +59,7 @@ export class ViewUpdates {
     if (report.maxPerClient > c.churnMaxPerClient) c.churnMaxPerClient = report.maxPerClient;
     if (bad !== undefined) {
       const at = this.entities.at;
-      this.entities.read(bad.instance, at);
+      (bad.fixed ? this.entities.readFixed : this.entities.read)(bad.instance, at);
       fail(`SightlinePlugin entity ${JSON.stringify(bad.id)} position`, "must be finite numbers of meters; it keeps its last position", Number.isFinite(at.x) ? at.y : at.x);
     }
     return report;

@@ -86,8 +86,11 @@ export class PackedOccluders {
       let y0 = Infinity;
       let x1 = -Infinity;
       let y1 = -Infinity;
-      const corners: { x: number; y: number }[] = [];
-      const normals: { x: number; y: number }[] = [];
+      // A piece's outline never changes: its corners and normals are made once, and every later snapshot
+      // (one per piece added: each smoke grenade) takes them as they are.
+      const fresh = p.corners === null;
+      const corners: { x: number; y: number }[] = p.corners ?? [];
+      const normals: { x: number; y: number }[] = p.normals ?? [];
       for (let i = 0; i < m; i++) {
         const x = p.xs[i]!;
         const y = p.ys[i]!;
@@ -97,7 +100,7 @@ export class PackedOccluders {
         if (y < y0) y0 = y;
         if (x > x1) x1 = x;
         if (y > y1) y1 = y;
-        if (m >= 3) {
+        if (m >= 3 && fresh) {
           const j = i + 1 < m ? i + 1 : 0;
           const ex = p.xs[j]! - x;
           const ey = p.ys[j]! - y;
@@ -106,6 +109,8 @@ export class PackedOccluders {
           normals.push({ x: ey / len, y: -ex / len });
         }
       }
+      p.corners = corners;
+      p.normals = normals;
       this.vertices.push(corners);
       this.normals.push(normals);
       v += m;

@@ -37,8 +37,16 @@ export class Doors {
   private readonly byObject = new Map<number, SimDoor>();
   /** Requested states, applied by the next `apply`. */
   private readonly pending = new Map<SimDoor, boolean>();
-  /** Per cell of {@link CELL} meters (row-major from the origin), the doors within `reach` of it: every guard asks every tick. */
-  private readonly cells = new Map<number, SimDoor[]>();
+  /**
+   * Per cell of {@link CELL} meters over the doors' area, the doors within `reach` of it (cell c holds
+   * `cellDoors[cellStart[c] .. cellStart[c + 1])`): every guard asks every tick, so a flat grid, not a map.
+   */
+  private cellStart = new Int32Array(1);
+  private cellDoors: SimDoor[] = [];
+  private originCX = 0;
+  private originCY = 0;
+  private columns = 0;
+  private rows = 0;
   private cellReach = -1;
 
   /**
@@ -91,9 +99,12 @@ export class Doors {
   openAhead(x: number, y: number, vx: number, vy: number, reach: number): void {
     if ((vx === 0 && vy === 0) || this.list.length === 0) return;
     if (reach !== this.cellReach) this.index(reach);
-    const near = this.cells.get(cellKey(x, y));
-    if (near === undefined) return;
-    for (const door of near) {
+    const cx = Math.floor(x / CELL) - this.originCX;
+    const cy = Math.floor(y / CELL) - this.originCY;
+    if (cx < 0 || cy < 0 || cx >= this.columns || cy >= this.rows) return;
+    const cell = cy * this.columns + cx;
+    for (let i = this.cellStart[cell]!; i < this.cellStart[cell + 1]!; i++) {
+      const door = this.cellDoors[i]!;
       if (door.open) continue;
       if (Math.abs(door.x - x) > reach + door.radius || Math.abs(door.y - y) > reach + door.radius) continue;
       if ((door.x - x) * vx + (door.y - y) * vy <= 0) continue;
@@ -124,19 +135,37 @@ export class Doors {
 
   /** Lists, per cell, the doors within `reach` of it. */
   private index(reach: number): void {
-    this.cells.clear();
     this.cellReach = reach;
+    let c0 = Infinity;
+    let r0 = Infinity;
+    let c1 = -Infinity;
+    let r1 = -Infinity;
+    for (const door of this.list) {
+      const grow = reach + door.radius;
+      c0 = Math.min(c0, Math.floor((door.x - grow) / CELL));
+      r0 = Math.min(r0, Math.floor((door.y - grow) / CELL));
+      c1 = Math.max(c1, Math.floor((door.x + grow) / CELL));
+      r1 = Math.max(r1, Math.floor((door.y + grow) / CELL));
+    }
+    this.originCX = c0;
+    this.originCY = r0;
+    this.columns = c1 - c0 + 1;
+    this.rows = r1 - r0 + 1;
+    const lists: SimDoor[][] = Array.from({ length: this.columns * this.rows }, () => []);
     for (const door of this.list) {
       const grow = reach + door.radius;
       for (let cy = Math.floor((door.y - grow) / CELL); cy <= Math.floor((door.y + grow) / CELL); cy++) {
         for (let cx = Math.floor((door.x - grow) / CELL); cx <= Math.floor((door.x + grow) / CELL); cx++) {
-          const key = cellKeyOf(cx, cy);
-          const list = this.cells.get(key);
-          if (list === undefined) this.cells.set(key, [door]);
-          else list.push(door);
+          lists[(cy - r0) * this.columns + (cx - c0)]!.push(door);
         }
       }
     }
+    this.cellStart = new Int32Array(lists.length + 1);
+    this.cellDoors = [];
+    lists.forEach((list, c) => {
+      this.cellDoors.push(...list);
+      this.cellStart[c + 1] = this.cellDoors.length;
+    });
   }
 
   /** Whether no body overlaps the door's outline. */
@@ -150,12 +179,3 @@ export class Doors {
   }
 }
 
-/** The index key of cell (cx, cy): rows of 2^16 cells, so any map a room can load fits. */
-function cellKeyOf(cx: number, cy: number): number {
-  return (cy + 32768) * 65536 + (cx + 32768);
-}
-
-/** The key of the cell holding the point (x, y), meters. */
-function cellKey(x: number, y: number): number {
-  return cellKeyOf(Math.floor(x / CELL), Math.floor(y / CELL));
-}
