@@ -1,5 +1,6 @@
 import { MISS } from "../../shared/math/rayCast.js";
 import type { PackedOccluders } from "../occluders/packedOccluders.js";
+import { searchCorners } from "./cornerSearch.js";
 
 /**
  * How far outside a corner the way around a piece passes, meters: enough for a ray along it to miss the
@@ -49,6 +50,8 @@ export class PieceDetour {
   private cornerX = new Float64Array(64);
   private cornerY = new Float64Array(64);
   private cornersUsed = 0;
+  /** The occluders of the search under way (read by {@link clearSoFar}). */
+  private packedNow: PackedOccluders | null = null;
   /** The way found, from (b) back to (a), as node indices. */
   private way = new Int32Array(2 + 8 * MAX_PIECES);
 
@@ -156,52 +159,25 @@ export class PieceDetour {
   }
 
   /**
-   * A* from (a) to (b) over the nodes, an edge taken where no piece so far stops it, cut off at `bound`;
-   * returns the length and leaves the way in {@link way}, or Infinity.
+   * The shortest way from (a) to (b) over the nodes, an edge taken where no piece so far stops it, cut
+   * off at `bound`; returns the length and leaves the way in {@link from}, or Infinity.
    */
   private search(packed: PackedOccluders, bound: number): number {
     const n = this.nodes;
     const x = this.x;
     const y = this.y;
-    const g = this.g;
-    const h = this.h;
-    const done = this.done;
-    const bx = x[1]!;
-    const by = y[1]!;
-    for (let i = 0; i < n; i++) {
-      g[i] = Infinity;
-      h[i] = Math.sqrt((x[i]! - bx) ** 2 + (y[i]! - by) ** 2);
-      done[i] = 0;
-    }
-    g[0] = 0;
-    for (;;) {
-      let u = -1;
-      let best = Infinity;
-      for (let i = 0; i < n; i++) {
-        if (done[i] === 1 || g[i] === Infinity) continue;
-        const f = g[i]! + h[i]!;
-        if (f < best) {
-          best = f;
-          u = i;
-        }
-      }
-      if (u < 0 || best > bound) return Infinity;
-      if (u === 1) return g[1]!;
-      done[u] = 1;
-      const ux = x[u]!;
-      const uy = y[u]!;
-      // (a) to (b) straight is what the first piece stops.
-      for (let v = u === 0 ? 2 : 1; v < n; v++) {
-        if (done[v] === 1) continue;
-        const d = g[u]! + Math.sqrt((x[v]! - ux) ** 2 + (y[v]! - uy) ** 2);
-        // No better than the way to (b) already found, or beyond the bound: not worth a cast.
-        if (d >= g[v]! || d + h[v]! > bound || d + h[v]! >= g[1]!) continue;
-        if (v === 1 ? this.stopsSoFar(packed, bx, by, ux, uy) : this.stopsSoFar(packed, ux, uy, x[v]!, y[v]!)) continue;
-        g[v] = d;
-        this.from[v] = u;
-      }
-    }
+    for (let i = 0; i < n; i++) this.h[i] = Math.sqrt((x[i]! - x[1]!) ** 2 + (y[i]! - y[1]!) ** 2);
+    this.packedNow = packed;
+    return searchCorners(n, x, y, this.h, bound, this.clearSoFar, this.g, this.done, this.from);
   }
+
+  /** Whether no piece so far stops the edge from node u to node v (the leg into (b) cast from (b)). */
+  private readonly clearSoFar = (u: number, v: number): boolean => {
+    const x = this.x;
+    const y = this.y;
+    const packed = this.packedNow!;
+    return v === 1 ? !this.stopsSoFar(packed, x[1]!, y[1]!, x[u]!, y[u]!) : !this.stopsSoFar(packed, x[u]!, y[u]!, x[v]!, y[v]!);
+  };
 
   /** Whether a piece so far stops the segment cast from (x1, y1) to (x2, y2). */
   private stopsSoFar(packed: PackedOccluders, x1: number, y1: number, x2: number, y2: number): boolean {

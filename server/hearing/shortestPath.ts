@@ -1,6 +1,7 @@
 import type { Occluders } from "../occluders/occluders.js";
 import { emptyBounds, growBounds, type OccluderPiece } from "../occluders/occluderPiece.js";
 import { blocksSound } from "./soundGrid.js";
+import { searchCorners } from "./cornerSearch.js";
 
 /** Sides of the polygon a circle is replaced by (inscribed, so the answer stays a lower bound). */
 const CIRCLE_SIDES = 16;
@@ -52,30 +53,8 @@ export function shortestSoundPath(occluders: Occluders, ax: number, ay: number, 
     }
   }
   const n = xs.length;
-  const g = new Float64Array(n).fill(Infinity);
-  const done = new Uint8Array(n);
-  g[0] = 0;
-  for (;;) {
-    let u = -1;
-    let best = Infinity;
-    for (let i = 0; i < n; i++) {
-      if (done[i] === 1 || g[i] === Infinity) continue;
-      const f = g[i]! + Math.hypot(xs[i]! - bx, ys[i]! - by);
-      if (f < best) {
-        best = f;
-        u = i;
-      }
-    }
-    if (u < 0 || best > bound) return Infinity;
-    if (u === 1) return g[1]!;
-    done[u] = 1;
-    for (let v = 1; v < n; v++) {
-      if (done[v] === 1) continue;
-      const d = g[u]! + Math.hypot(xs[v]! - xs[u]!, ys[v]! - ys[u]!);
-      if (d >= g[v]! || d + Math.hypot(xs[v]! - bx, ys[v]! - by) > bound) continue;
-      if (clear(obstacles, xs[u]!, ys[u]!, xs[v]!, ys[v]!)) g[v] = d;
-    }
-  }
+  const h = Float64Array.from(xs, (x, i) => Math.hypot(x - bx, ys[i]! - by));
+  return searchCorners(n, xs, ys, h, bound, (u, v) => clear(obstacles, xs[u]!, ys[u]!, xs[v]!, ys[v]!), new Float64Array(n), new Uint8Array(n), new Int32Array(n));
 }
 
 function obstacleOf(piece: OccluderPiece): Obstacle {
