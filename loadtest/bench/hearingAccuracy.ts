@@ -4,7 +4,9 @@
  * each level (every 10 pairs): *crates*, 10 rectangles (0.4-6 m a side) anywhere in a 30 m square; and
  * *rooms*, a 30 m square cut into 3 x 3 rooms by 0.4 m walls, each wall built of pieces a few meters
  * long with a 1.2 m doorway at a random place (a maze for sound: the ways run through doorways, round
- * several pieces). Noise and listener anywhere in the square outside every piece, loudness 4-25 m. The
+ * several pieces); and the stealth demo's *compound* map as it starts (walls, solid tiles, shut doors),
+ * the listener within 12 m of the noise on each axis, loudness 4-12 m (a run carries 10). Noise and
+ * listener outside every piece (in the random levels anywhere in the square), loudness 4-25 m there. The
  * exact answer is the audit's visibility graph (`shortestSoundPath`). One JSON line per kind: for the
  * pairs whose straight line is stopped (the only ones not exact by construction), the reported way over
  * the exact one in percent at the median, 90th and 99th percentiles and worst, the share of those truly in
@@ -14,11 +16,12 @@
  */
 import { Hearing, shortestSoundPath, type Earshot } from "sightline";
 import { Occluders } from "sightline/occluders";
+import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { percentile } from "./percentile.js";
 
-/** The two kinds of level. */
-export type AccuracyLevel = "crates" | "rooms";
+/** The kinds of level: two random ones, and the stealth demo's compound map. */
+export type AccuracyLevel = "crates" | "rooms" | "compound";
 
 export interface HearingAccuracyOptions {
   level: AccuracyLevel;
@@ -30,7 +33,7 @@ export interface HearingAccuracyOptions {
 export const DEFAULT_HEARING_ACCURACY_PAIRS = 4000;
 
 export function hearingAccuracyBench(): void {
-  for (const level of ["crates", "rooms"] as const) console.log(JSON.stringify(runHearingAccuracy({ level, pairs: DEFAULT_HEARING_ACCURACY_PAIRS, seed: 1 })));
+  for (const level of ["crates", "rooms", "compound"] as const) console.log(JSON.stringify(runHearingAccuracy({ level, pairs: DEFAULT_HEARING_ACCURACY_PAIRS, seed: 1 })));
 }
 
 /** A box, meters: x, y of its low corner, width, height. */
@@ -69,27 +72,36 @@ export function runHearingAccuracy(options: HearingAccuracyOptions): Record<stri
   let queryMs = 0;
   let roundPieces = 0;
   let detours = 0;
-  let occluders = new Occluders();
+  const compound = options.level === "compound" ? MapCatalog.bundled().get("compound")! : undefined;
+  let occluders = compound === undefined ? new Occluders() : Occluders.fromLevel(compound);
   let boxes: Box[] = [];
   let hearing = new Hearing(occluders);
-  const inside = (x: number, y: number) => boxes.some(([bx, by, w, h]) => x >= bx && x <= bx + w && y >= by && y <= by + h);
-  const point = (): [number, number] => {
+  // Outside every piece that stops sound (an end inside a wall follows a rule of its own, see docs/hearing.md).
+  const inside = (x: number, y: number): boolean => {
+    if (compound === undefined) return boxes.some(([bx, by, w, h]) => x >= bx && x <= bx + w && y >= by && y <= by + h);
+    const packed = occluders.packed;
+    for (let k = 0; k < packed.size; k++) if (packed.isActive(k) && packed.outside(k, x, y) <= 0.01) return true;
+    return false;
+  };
+  // On the compound map, the listener within 12 m of the noise on each axis (the map is 60 m across).
+  const point = (near?: [number, number]): [number, number] => {
     for (;;) {
-      const p: [number, number] = [random() * 30, random() * 30];
+      const p: [number, number] = near === undefined ? [random() * 30 * (compound ? 2 : 1), random() * 30 * (compound ? 2 : 1)] : [near[0] + (random() - 0.5) * 24, near[1] + (random() - 0.5) * 24];
       if (!inside(p[0], p[1])) return p;
     }
   };
   for (let i = 0; i < options.pairs; i++) {
-    if (i % 10 === 0) {
+    if (i % 10 === 0 && compound === undefined) {
       hearing.dispose();
       occluders = new Occluders();
       boxes = levelOf(options.level, random);
       for (const [x, y, w, h] of boxes) occluders.addRectangle(x, y, w, h);
       hearing = new Hearing(occluders);
     }
-    const [nx, ny] = point();
-    const [lx, ly] = point();
-    const loudness = 4 + random() * 21;
+    const noise = point();
+    const [nx, ny] = noise;
+    const [lx, ly] = compound === undefined ? point() : point(noise);
+    const loudness = compound === undefined ? 4 + random() * 21 : 4 + random() * 8;
     const before = hearing.counts.roundPieces;
     const detoursBefore = hearing.counts.detours;
     const t0 = performance.now();
