@@ -2,8 +2,7 @@
  * The shortest way from node 0 to node 1 over a few points, any two joined where `clear(u, v)` says the
  * straight leg between them is free (a visibility graph over corners, its edges asked lazily, only when
  * they could shorten a way), by A* guided by `h` (each node's straight line to node 1), cut off at `bound`
- * meters. The leg from node 0 straight to node 1 is never asked: callers come here because it is stopped.
- * Returns the length, or Infinity; `from` then holds each settled node's predecessor on its best way.
+ * meters. Returns the length, or Infinity; `from` then holds each settled node's predecessor on its best way.
  * `g` and `done` are work arrays of at least `n`. Dense (a scan for the next node), as the graphs are a
  * few dozen nodes at most. Both the hearing's way round the pieces in the way and the audit's exact
  * answer search this way; they differ in the corners they offer and what a clear leg means.
@@ -35,7 +34,7 @@ export function searchCorners(
     done[u] = 1;
     const ux = x[u]!;
     const uy = y[u]!;
-    for (let v = u === 0 ? 2 : 1; v < n; v++) {
+    for (let v = 1; v < n; v++) {
       if (done[v] === 1) continue;
       const d = g[u]! + Math.sqrt((x[v]! - ux) ** 2 + (y[v]! - uy) ** 2);
       // No better than the way to node 1 already found, or beyond the bound: not worth asking about.

@@ -21,8 +21,9 @@ export const UNDECIDED = -1;
  * checked leg by leg against every piece, and a piece that stops a leg joins them. A way all of whose legs
  * are clear is the shortest there is (no way can be shorter than the shortest around some of the pieces
  * it must pass, and this one is real), to within a millimetre a corner; and when even the way around the
- * pieces so far is longer than the bound, so is every way. So a crate, a pillar, a lone wall or a few
- * walls between a noise and an ear cost a handful of casts, and the answer is exact.
+ * pieces so far is longer than the bound, so is every way (to the same millimetre a corner). So a crate,
+ * a pillar, a lone wall or a few walls between a noise and an ear cost a handful of casts, and the answer
+ * is exact.
  *
  * Undecided (the caller searches the grid) past {@link MAX_PIECES} pieces, or when a circle is in the
  * way (its way round is an arc, not legs a ray can check).
@@ -50,6 +51,8 @@ export class PieceDetour {
   private cornerX = new Float64Array(64);
   private cornerY = new Float64Array(64);
   private cornersUsed = 0;
+  /** Whether the straight line may be taken, cast from (b) (see {@link around}). */
+  private straightFromB = false;
   /** The occluders of the search under way (read by {@link clearSoFar}). */
   private packedNow: PackedOccluders | null = null;
   /** The way found, from (b) back to (a), as node indices. */
@@ -68,6 +71,9 @@ export class PieceDetour {
     this.y[0] = ay;
     this.x[1] = bx;
     this.y[1] = by;
+    // The straight line is what `k` stops, as cast from (a). From (b) it is open only when (b) is inside
+    // `k` (a noise made in a wall gets out of it); a ray grazing a seam may read otherwise one way round.
+    this.straightFromB = packed.pieceAt(k).xs.length >= 3 && packed.outside(k, bx, by) < -1e-9;
     let blocker = k;
     for (;;) {
       if (this.count === MAX_PIECES || !this.addPiece(packed, blocker)) return UNDECIDED;
@@ -80,8 +86,8 @@ export class PieceDetour {
 
   /** Adds piece `k`'s corners as nodes; false for a circle. */
   private addPiece(packed: PackedOccluders, k: number): boolean {
-    const m = packed.pieceAt(k).xs.length;
-    if (m < 2) return false;
+    const m = nodesOf(packed.pieceAt(k).xs.length);
+    if (m === 0) return false;
     this.pieces[this.count++] = k;
     if (this.nodes + m > this.x.length) this.grow(this.nodes + m);
     const at = this.cornersOf(packed, k);
@@ -108,7 +114,7 @@ export class PieceDetour {
     const piece = packed.pieceAt(k);
     const xs = piece.xs;
     const ys = piece.ys;
-    const m = xs.length;
+    const m = nodesOf(xs.length);
     if (this.cornersUsed + m > this.cornerX.length) {
       const size = Math.max(this.cornersUsed + m, 2 * this.cornerX.length);
       const cx = new Float64Array(size);
@@ -122,7 +128,7 @@ export class PieceDetour {
     const y = this.cornerY;
     const at = this.cornersUsed;
     let n = at;
-    if (m >= 3) {
+    if (xs.length >= 3) {
       // Each corner out along the bisector of its two edges' outward normals (counter-clockwise outline).
       for (let i = 0; i < m; i++) {
         const p = i === 0 ? m - 1 : i - 1;
@@ -143,15 +149,23 @@ export class PieceDetour {
         n++;
       }
     } else {
-      // A segment: each end moved on along it.
+      // A segment: two nodes past each end, one each side of its line. Not on the line itself: a wall
+      // drawn as segments end to end (a planck chain, a Tiled polyline) would have the node on the next
+      // segment, where a ray ending or starting there does not count as crossing it.
       const ex = xs[1]! - xs[0]!;
       const ey = ys[1]! - ys[0]!;
       const len = Math.sqrt(ex * ex + ey * ey);
-      x[n] = xs[0]! - (CLEARANCE * ex) / len;
-      y[n] = ys[0]! - (CLEARANCE * ey) / len;
-      x[n + 1] = xs[1]! + (CLEARANCE * ex) / len;
-      y[n + 1] = ys[1]! + (CLEARANCE * ey) / len;
-      n += 2;
+      const ux = (CLEARANCE * ex) / len;
+      const uy = (CLEARANCE * ey) / len;
+      x[n] = xs[0]! - ux - uy;
+      y[n] = ys[0]! - uy + ux;
+      x[n + 1] = xs[0]! - ux + uy;
+      y[n + 1] = ys[0]! - uy - ux;
+      x[n + 2] = xs[1]! + ux + uy;
+      y[n + 2] = ys[1]! + uy - ux;
+      x[n + 3] = xs[1]! + ux - uy;
+      y[n + 3] = ys[1]! + uy + ux;
+      n += 4;
     }
     this.cornersUsed = n;
     this.cornerAt[k] = at;
@@ -176,6 +190,7 @@ export class PieceDetour {
     const x = this.x;
     const y = this.y;
     const packed = this.packedNow!;
+    if (u === 0 && v === 1 && !this.straightFromB) return false;
     return v === 1 ? !this.stopsSoFar(packed, x[1]!, y[1]!, x[u]!, y[u]!) : !this.stopsSoFar(packed, x[u]!, y[u]!, x[v]!, y[v]!);
   };
 
@@ -199,9 +214,13 @@ export class PieceDetour {
     for (let i = n - 1; i > 0; i--) {
       const u = this.way[i]!;
       const v = this.way[i - 1]!;
-      const hit = v === 1
+      // Between two corners, cast both ways: a ray that only starts or ends on a piece's outline does not
+      // count as crossing it, so a corner that happens to lie on another piece's edge is caught from the
+      // far end. The legs from (a) and into (b) are cast from them only: a point inside a piece gets out.
+      let hit = v === 1
         ? packed.firstBlocker(x[1]!, y[1]!, x[u]! - x[1]!, y[u]! - y[1]!, 1, true)
         : packed.firstBlocker(x[u]!, y[u]!, x[v]! - x[u]!, y[v]! - y[u]!, 1, true);
+      if (hit < 0 && v !== 1 && u !== 0) hit = packed.firstBlocker(x[v]!, y[v]!, x[u]! - x[v]!, y[u]! - y[v]!, 1, true);
       if (hit >= 0) return hit;
     }
     const v = this.way[n - 2]!;
@@ -225,4 +244,9 @@ export class PieceDetour {
     this.done = new Uint8Array(size);
     this.way = new Int32Array(size);
   }
+}
+
+/** Nodes a piece of `vertices` vertices brings: its corners (a polygon), four (a segment), none (a circle). */
+function nodesOf(vertices: number): number {
+  return vertices >= 3 ? vertices : vertices === 2 ? 4 : 0;
 }

@@ -18,7 +18,10 @@ const VIA_BY = Int8Array.from([0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 1, 1, -1,
 
 const SQRT2 = Math.SQRT2;
 const SQRT5 = Math.sqrt(5);
-/** Far below a step's length, far above the rounding of a sum of steps: breaks ties, never orders unequal keys. */
+/**
+ * Far below a step's length, far above the rounding of a sum of steps: breaks ties between equal ways. A
+ * way it prefers is at most TIE x its length longer than the best, and still a real one.
+ */
 const TIE = 1e-9;
 
 /**

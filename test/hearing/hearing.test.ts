@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { Box, Vec2, World } from "planck";
+import { Box, Chain, Vec2, World } from "planck";
 import { describe, expect, it } from "vitest";
 import { Hearing, shortestSoundPath, type Earshot, type Noise } from "sightline";
 import { Occluders } from "sightline/occluders";
@@ -168,6 +168,73 @@ describe("hearing", () => {
     expect(e.distance).toBeGreaterThanOrEqual(truth);
     expect(e.distance).toBeLessThan(truth + 0.005);
     expect(hearing.counts.roundPieces).toBe(1);
+  });
+
+  it("a wall drawn as segments end to end, or a segment along a box, lets no sound through where they meet", () => {
+    const chainLike = new Occluders();
+    chainLike.addSegment(-10, 0, 5, 0);
+    chainLike.addSegment(5, 0, 20, 0);
+    const e = ear();
+    // 2 m apart through the wall; round its nearer end (x = -10) the way is 26 m.
+    expect(new Hearing(chainLike).hears(step(3, -1, 10), 3, 1, e)).toBe(false);
+    const world = new World();
+    const body = world.createBody();
+    body.createFixture(new Chain(Array.from({ length: 21 }, (_, i) => new Vec2(i - 10, 0)), false));
+    expect(new Hearing(world).hears(step(0.5, -1, 10), 0.5, 1, e)).toBe(false);
+    const segmentAndBox = new Occluders();
+    segmentAndBox.addSegment(0, 0, 5, 0);
+    segmentAndBox.addRectangle(4, 0, 6, 1); // its bottom edge runs along the segment's end
+    // Round the segment's west end: 4.61 + 4.24 = 8.85 m; a 7 m noise is not heard.
+    expect(new Hearing(segmentAndBox).hears(step(3, 3, 7), 4.5, -1, e)).toBe(false);
+    expect(new Hearing(segmentAndBox).hears(step(3, 3, 9), 4.5, -1, e)).toBe(true);
+    expect(e.distance).toBeCloseTo(Math.hypot(4.5, 1) + Math.hypot(3, 3), 2);
+  });
+
+  it("no sound crosses a long wall however it is cut into segments or boxes (random angles, cuts and ends)", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: Math.PI, noNaN: true }),
+        fc.array(fc.double({ min: -40, max: 40, noNaN: true }), { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        fc.double({ min: -8, max: 8, noNaN: true }),
+        fc.double({ min: 0.05, max: 4, noNaN: true }),
+        fc.double({ min: 0.05, max: 4, noNaN: true }),
+        (angle, cuts, boxes, along, below, above) => {
+          // A wall 100 m long through the origin, cut where `cuts` say; a 10 m noise on one side, an ear on the other.
+          const ux = Math.cos(angle);
+          const uy = Math.sin(angle);
+          // Cuts on a centimetre grid, each piece starting where the last ended: no gap, however thin.
+          const marks = [...new Set([-50, ...cuts.map((c) => Math.round(c * 100) / 100), 50])].sort((a, b) => a - b);
+          const occluders = new Occluders();
+          for (let i = 0; i + 1 < marks.length; i++) {
+            const [a, b] = [marks[i]!, marks[i + 1]!];
+            if (!boxes) occluders.addSegment(a * ux, a * uy, b * ux, b * uy);
+            else occluders.addPolygon([{ x: a * ux, y: a * uy }, { x: b * ux, y: b * uy }, { x: b * ux - 0.3 * uy, y: b * uy + 0.3 * ux }, { x: a * ux - 0.3 * uy, y: a * uy + 0.3 * ux }]);
+          }
+          // Noise and ear exactly in line with a joint: the straight ray then runs along the seam itself,
+          // where rays graze both pieces (for sight as for sound); that measure-zero line is left out.
+          if (marks.some((m) => Math.abs(m - along) < 1e-3)) return;
+          const hearing = new Hearing(occluders);
+          const nx = along * ux + below * uy;
+          const ny = along * uy - below * ux;
+          const lx = along * ux - (above + (boxes ? 0.3 : 0)) * uy;
+          const ly = along * uy + (above + (boxes ? 0.3 : 0)) * ux;
+          expect(hearing.hears(step(nx, ny, 10), lx, ly, ear())).toBe(false);
+        },
+      ),
+      { numRuns: 400, seed: 35 },
+    );
+  });
+
+  it("a noise made inside a wall gets out of it toward the listener, as the listener's would", () => {
+    const occluders = new Occluders();
+    occluders.addRectangle(-10, 0, 20, 0.4);
+    const hearing = new Hearing(occluders);
+    const e = ear();
+    expect(hearing.hears(step(0, 0.05, 12), 0, -3, e)).toBe(true);
+    expect(e.distance).toBeCloseTo(3.05, 6);
+    expect(hearing.hears(step(0, -3, 12), 0, 0.05, e)).toBe(true);
+    expect(e.distance).toBeCloseTo(3.05, 6);
   });
 
   it("round a few crates the way is exact; only a maze is left to the grid (random crates)", () => {
