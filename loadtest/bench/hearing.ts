@@ -18,7 +18,8 @@
  */
 import { seededRandom } from "../../shared/seededRandom.js";
 import { buildBenchLevel, stepBenchLevel } from "./benchLevel.js";
-import { COMPOUND, CompoundRoom, VISION_ROOM, VisionHearingRoom, type CompoundCounts, type VisionHearingCounts } from "./hearingRooms.js";
+import { COMPOUND, CompoundRoom, type CompoundCounts } from "./hearingRooms.js";
+import { VISION_ROOM, VisionHearingRoom, type VisionHearingCounts } from "./visionHearingRoom.js";
 import { percentile } from "./percentile.js";
 
 /** Ticks of one room's loop. */

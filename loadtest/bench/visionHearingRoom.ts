@@ -1,0 +1,181 @@
+/**
+ * The hearing bench's reference vision room: {@link VisionHearingRoom}, the vision-scheduler's reference
+ * room (1024 guards, 64 players, 1000 walls), the players' footsteps heard by the guards through `Hearing`
+ * on the occluders the vision reads, and the awareness model fed what they heard.
+ */
+import { AwarenessModel, Hearing, VisionSystem, type Earshot, type Heard, type Noise } from "sightline";
+import { Occluders } from "sightline/occluders";
+import { FOOTSTEPS, TICK_SECONDS } from "../../shared/gameRules.js";
+import { WALL, type BenchLevel } from "./benchLevel.js";
+
+/** Side of the cells the vision room files its guards by, meters (about a running footstep's reach). */
+const GUARD_CELL = 10;
+
+/** The vision-scheduler's reference room: its level, range and cones. */
+export const VISION_ROOM = { seed: 4242, walls: 1000, guards: 1024, players: 64, size: 200, range: 30, fov: Math.PI / 2 } as const;
+
+/** Cumulative counts of a {@link VisionHearingRoom}. */
+export interface VisionHearingCounts {
+  rays: number;
+  sightings: number;
+  noises: number;
+  heard: number;
+  events: number;
+  hearingEvents: number;
+}
+
+/**
+ * One engine over the reference room's level: a `VisionSystem` at its defaults (256 rays a tick) reading
+ * an `Occluders` of the level's walls (as the doors bench does, so `Hearing` reads the very same
+ * occluders), an `AwarenessModel`, and with hearing on, the players' footsteps by the demo's rules (a step
+ * every 0.8 m, 10 m at the level's 3 m/s) heard by every guard whose way to them is short enough. Several
+ * rooms may share one level: the level moves once a tick, each room takes its poses.
+ */
+export class VisionHearingRoom {
+  readonly occluders: Occluders;
+  readonly vision: VisionSystem;
+  readonly awareness = new AwarenessModel();
+  /** Built in both variants (so both report the same counts), asked only when {@link hears}. */
+  readonly hearing: Hearing;
+  readonly counts: VisionHearingCounts = { rays: 0, sightings: 0, noises: 0, heard: 0, events: 0, hearingEvents: 0 };
+  private readonly sinceStep: Float64Array;
+  private readonly noises: Noise[] = [];
+  private readonly noisePool: Noise[] = [];
+  private readonly heard: Heard[] = [];
+  private readonly heardPool: Heard[] = [];
+  private readonly ear: Earshot = { distance: 0, level: 0, dirX: 0, dirY: 0, direct: false };
+  private readonly noHeard: Heard[] = [];
+  /** The guards filed by cell of {@link GUARD_CELL} meters (CSR: cell c holds cellGuards[cellStart[c] ..cellStart[c + 1])). */
+  private readonly cells: number;
+  private readonly cellStart: Int32Array;
+  private readonly fill: Int32Array;
+  private readonly cellGuards: Int32Array;
+  private readonly guardCell: Int32Array;
+  /** Their positions in the same order: a footstep's candidates are read from one run of memory. */
+  private readonly cellX: Float64Array;
+  private readonly cellY: Float64Array;
+
+  constructor(private readonly level: BenchLevel, readonly hears: boolean) {
+    this.occluders = Occluders.fromWorld(level.world, { opaqueMask: WALL });
+    const v = (this.vision = new VisionSystem(this.occluders));
+    for (const g of level.guards) v.addObserver(g.id, { position: g, facing: g.facing, range: VISION_ROOM.range, fov: VISION_ROOM.fov });
+    for (const p of level.players) v.addObservable(p.id, { position: p, radius: level.playerRadius });
+    this.hearing = new Hearing(this.occluders);
+    this.cells = Math.ceil(level.size / GUARD_CELL);
+    this.cellStart = new Int32Array(this.cells * this.cells + 1);
+    this.fill = new Int32Array(this.cells * this.cells + 1);
+    this.cellGuards = new Int32Array(level.guards.length);
+    this.guardCell = new Int32Array(level.guards.length);
+    this.cellX = new Float64Array(level.guards.length);
+    this.cellY = new Float64Array(level.guards.length);
+    // The level's players all walk at one speed from tick 0: in step with each other, every footstep would
+    // fall on the same tick (64 at once, then none for four). Each starts at its own point of its stride.
+    this.sinceStep = Float64Array.from(level.players, (_, i) => ((i * 0.618034) % 1) * FOOTSTEPS.stride);
+  }
+
+  /** One tick at the level's current poses (timed whole by the caller): vision, footsteps heard, awareness. */
+  tick(tick: number): void {
+    const level = this.level;
+    const v = this.vision;
+    for (const g of level.guards) v.moveObserver(g.id, g.x, g.y, g.facing);
+    for (const p of level.players) v.moveObservable(p.id, p.x, p.y);
+    const report = v.tick();
+    const heard = this.hears ? this.listen() : this.noHeard;
+    const sightings = v.sightings();
+    const events = this.awareness.step(tick, TICK_SECONDS, sightings, heard);
+    const c = this.counts;
+    c.rays += report.rays;
+    c.sightings += sightings.length;
+    c.events += events.length;
+    for (const e of events) if (e.sense === "hearing") c.hearingEvents++;
+  }
+
+  /** This tick's footsteps (a step every stride moved; loudness by speed) and the guards that hear them. */
+  private listen(): Heard[] {
+    const { players, guards } = this.level;
+    const hearing = this.hearing;
+    this.noises.length = 0;
+    this.heard.length = 0;
+    for (let i = 0; i < players.length; i++) {
+      const p = players[i]!;
+      // The level moves its agents by (vx, vy) meters a tick.
+      const speed = Math.hypot(p.vx, p.vy) / TICK_SECONDS;
+      if (speed < FOOTSTEPS.stillBelow) continue;
+      const moved = this.sinceStep[i]! + speed * TICK_SECONDS;
+      if (moved < FOOTSTEPS.stride) {
+        this.sinceStep[i] = moved;
+        continue;
+      }
+      this.sinceStep[i] = moved - FOOTSTEPS.stride;
+      const n = (this.noisePool[this.noises.length] ??= { x: 0, y: 0, loudness: 0, kind: "footstep", emitter: "" });
+      n.x = p.x;
+      n.y = p.y;
+      n.loudness = speed >= FOOTSTEPS.runFrom ? FOOTSTEPS.run : FOOTSTEPS.walk;
+      n.emitter = p.id;
+      this.noises.push(n);
+    }
+    if (this.noises.length > 0) this.sortGuards();
+    const cells = this.cells;
+    const last = cells - 1;
+    for (const noise of this.noises) {
+      const reach = noise.loudness * noise.loudness;
+      // The guards in the cells within earshot in a straight line: no other can hear it.
+      const c0 = Math.max(0, Math.floor((noise.x - noise.loudness) / GUARD_CELL));
+      const c1 = Math.min(last, Math.floor((noise.x + noise.loudness) / GUARD_CELL));
+      const r0 = Math.max(0, Math.floor((noise.y - noise.loudness) / GUARD_CELL));
+      const r1 = Math.min(last, Math.floor((noise.y + noise.loudness) / GUARD_CELL));
+      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) for (let i = this.cellStart[r * cells + c]!; i < this.cellStart[r * cells + c + 1]!; i++) {
+        const gx = this.cellX[i]!;
+        const gy = this.cellY[i]!;
+        const dx = gx - noise.x;
+        const dy = gy - noise.y;
+        if (dx * dx + dy * dy >= reach) continue;
+        if (!hearing.hears(noise, gx, gy, this.ear)) continue;
+        const g = guards[this.cellGuards[i]!]!;
+        const h = (this.heardPool[this.heard.length] ??= { observerId: "", targetId: "", level: 0, position: { x: 0, y: 0 } });
+        h.observerId = g.id;
+        h.targetId = noise.emitter;
+        h.level = this.ear.level;
+        h.position.x = noise.x;
+        h.position.y = noise.y;
+        this.heard.push(h);
+      }
+    }
+    this.counts.noises += this.noises.length;
+    this.counts.heard += this.heard.length;
+    return this.heard;
+  }
+
+  /** Files the guards by cell of the level (a counting sort): a room with a thousand guards asks only the near ones. */
+  private sortGuards(): void {
+    const guards = this.level.guards;
+    const cells = this.cells;
+    const start = this.cellStart;
+    start.fill(0);
+    for (let i = 0; i < guards.length; i++) {
+      const cell = this.cellOf(guards[i]!);
+      this.guardCell[i] = cell;
+      start[cell + 1]!++;
+    }
+    for (let c = 0; c < cells * cells; c++) start[c + 1]! += start[c]!;
+    this.fill.set(start);
+    for (let i = 0; i < guards.length; i++) {
+      const at = this.fill[this.guardCell[i]!]!++;
+      this.cellGuards[at] = i;
+      this.cellX[at] = guards[i]!.x;
+      this.cellY[at] = guards[i]!.y;
+    }
+  }
+
+  private cellOf(a: { x: number; y: number }): number {
+    const last = this.cells - 1;
+    const c = Math.min(last, Math.max(0, Math.floor(a.x / GUARD_CELL)));
+    const r = Math.min(last, Math.max(0, Math.floor(a.y / GUARD_CELL)));
+    return r * this.cells + c;
+  }
+
+  dispose(): void {
+    this.hearing.dispose();
+    this.vision.dispose();
+  }
+}
