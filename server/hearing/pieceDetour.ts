@@ -1,4 +1,5 @@
 import { MISS } from "../../shared/math/rayCast.js";
+import type { OccluderPiece } from "../occluders/occluderPiece.js";
 import type { PackedOccluders } from "../occluders/packedOccluders.js";
 import { searchCorners } from "./cornerSearch.js";
 
@@ -45,12 +46,11 @@ export class PieceDetour {
   private from = new Int32Array(2 + 8 * MAX_PIECES);
   private done = new Uint8Array(2 + 8 * MAX_PIECES);
   private nodes = 0;
-  /** The corners of the pieces met so far in this snapshot of the occluders, moved out (see {@link cornersOf}). */
-  private snapshot: PackedOccluders | null = null;
-  private cornerAt = new Int32Array(0);
-  private cornerX = new Float64Array(64);
-  private cornerY = new Float64Array(64);
-  private cornersUsed = 0;
+  /**
+   * Each piece's nodes (x, y interleaved), made on its first detour: an outline never changes, and a piece
+   * gone for good takes its entry with it.
+   */
+  private readonly corners = new WeakMap<OccluderPiece, Float64Array>();
   /** Whether the straight line may be taken, cast from (b) (see {@link around}). */
   private straightFromB = false;
   /** The occluders of the search under way (read by {@link clearSoFar}). */
@@ -61,8 +61,9 @@ export class PieceDetour {
   /**
    * Meters of the shortest way from (ax, ay) to (bx, by) around what stops sound, given that piece `k`
    * of `packed` stops the straight line: Infinity if it is longer than `bound`, {@link UNDECIDED} if this
-   * cannot tell. Each leg is cast from its end nearer (a), the last from (b): a point inside a piece (a
-   * body pressed into a wall) gets out of it, as rays from inside a piece do.
+   * cannot tell. The leg from (a) is cast from (a), the leg into (b) from (b), so a point inside a piece
+   * (a body pressed into a wall) gets out of it, as rays from inside a piece do; a leg between two corners
+   * is cast from both ends.
    */
   around(packed: PackedOccluders, k: number, ax: number, ay: number, bx: number, by: number, bound: number): number {
     this.count = 0;
@@ -86,90 +87,19 @@ export class PieceDetour {
 
   /** Adds piece `k`'s corners as nodes; false for a circle. */
   private addPiece(packed: PackedOccluders, k: number): boolean {
-    const m = nodesOf(packed.pieceAt(k).xs.length);
+    const piece = packed.pieceAt(k);
+    const m = nodesOf(piece.xs.length);
     if (m === 0) return false;
     this.pieces[this.count++] = k;
     if (this.nodes + m > this.x.length) this.grow(this.nodes + m);
-    const at = this.cornersOf(packed, k);
+    let corners = this.corners.get(piece);
+    if (corners === undefined) this.corners.set(piece, (corners = cornersOf(piece.xs, piece.ys, m)));
     for (let i = 0; i < m; i++) {
-      this.x[this.nodes + i] = this.cornerX[at + i]!;
-      this.y[this.nodes + i] = this.cornerY[at + i]!;
+      this.x[this.nodes + i] = corners[2 * i]!;
+      this.y[this.nodes + i] = corners[2 * i + 1]!;
     }
     this.nodes += m;
     return true;
-  }
-
-  /**
-   * Where piece `k`'s corners, moved out, start in {@link cornerX}: worked out on a piece's first detour
-   * and kept while the snapshot lasts (a piece's outline never changes; a new snapshot may renumber them).
-   */
-  private cornersOf(packed: PackedOccluders, k: number): number {
-    if (packed !== this.snapshot) {
-      this.snapshot = packed;
-      this.cornerAt = new Int32Array(packed.size).fill(-1);
-      this.cornersUsed = 0;
-    }
-    const known = this.cornerAt[k]!;
-    if (known >= 0) return known;
-    const piece = packed.pieceAt(k);
-    const xs = piece.xs;
-    const ys = piece.ys;
-    const m = nodesOf(xs.length);
-    if (this.cornersUsed + m > this.cornerX.length) {
-      const size = Math.max(this.cornersUsed + m, 2 * this.cornerX.length);
-      const cx = new Float64Array(size);
-      cx.set(this.cornerX);
-      const cy = new Float64Array(size);
-      cy.set(this.cornerY);
-      this.cornerX = cx;
-      this.cornerY = cy;
-    }
-    const x = this.cornerX;
-    const y = this.cornerY;
-    const at = this.cornersUsed;
-    let n = at;
-    if (xs.length >= 3) {
-      // Each corner out along the bisector of its two edges' outward normals (counter-clockwise outline).
-      for (let i = 0; i < m; i++) {
-        const p = i === 0 ? m - 1 : i - 1;
-        const q = i + 1 === m ? 0 : i + 1;
-        let ex = xs[i]! - xs[p]!;
-        let ey = ys[i]! - ys[p]!;
-        let len = Math.sqrt(ex * ex + ey * ey);
-        let ox = ey / len;
-        let oy = -ex / len;
-        ex = xs[q]! - xs[i]!;
-        ey = ys[q]! - ys[i]!;
-        len = Math.sqrt(ex * ex + ey * ey);
-        ox += ey / len;
-        oy += -ex / len;
-        len = Math.sqrt(ox * ox + oy * oy);
-        x[n] = xs[i]! + (CLEARANCE * ox) / len;
-        y[n] = ys[i]! + (CLEARANCE * oy) / len;
-        n++;
-      }
-    } else {
-      // A segment: two nodes past each end, one each side of its line. Not on the line itself: a wall
-      // drawn as segments end to end (a planck chain, a Tiled polyline) would have the node on the next
-      // segment, where a ray ending or starting there does not count as crossing it.
-      const ex = xs[1]! - xs[0]!;
-      const ey = ys[1]! - ys[0]!;
-      const len = Math.sqrt(ex * ex + ey * ey);
-      const ux = (CLEARANCE * ex) / len;
-      const uy = (CLEARANCE * ey) / len;
-      x[n] = xs[0]! - ux - uy;
-      y[n] = ys[0]! - uy + ux;
-      x[n + 1] = xs[0]! - ux + uy;
-      y[n + 1] = ys[0]! - uy - ux;
-      x[n + 2] = xs[1]! + ux + uy;
-      y[n + 2] = ys[1]! + uy - ux;
-      x[n + 3] = xs[1]! + ux - uy;
-      y[n + 3] = ys[1]! + uy + ux;
-      n += 4;
-    }
-    this.cornersUsed = n;
-    this.cornerAt[k] = at;
-    return at;
   }
 
   /**
@@ -244,6 +174,42 @@ export class PieceDetour {
     this.done = new Uint8Array(size);
     this.way = new Int32Array(size);
   }
+}
+
+/** The `m` nodes of an outline (see {@link nodesOf}), x and y interleaved. */
+function cornersOf(xs: readonly number[], ys: readonly number[], m: number): Float64Array {
+  const out = new Float64Array(2 * m);
+  if (xs.length >= 3) {
+    // Each corner out along the bisector of its two edges' outward normals (counter-clockwise outline).
+    for (let i = 0; i < m; i++) {
+      const p = i === 0 ? m - 1 : i - 1;
+      const q = i + 1 === m ? 0 : i + 1;
+      let ex = xs[i]! - xs[p]!;
+      let ey = ys[i]! - ys[p]!;
+      let len = Math.sqrt(ex * ex + ey * ey);
+      let ox = ey / len;
+      let oy = -ex / len;
+      ex = xs[q]! - xs[i]!;
+      ey = ys[q]! - ys[i]!;
+      len = Math.sqrt(ex * ex + ey * ey);
+      ox += ey / len;
+      oy += -ex / len;
+      len = Math.sqrt(ox * ox + oy * oy);
+      out[2 * i] = xs[i]! + (CLEARANCE * ox) / len;
+      out[2 * i + 1] = ys[i]! + (CLEARANCE * oy) / len;
+    }
+    return out;
+  }
+  // A segment: two nodes past each end, one each side of its line. Not on the line itself: a wall drawn as
+  // segments end to end (a planck chain, a Tiled polyline) would have the node on the next segment, where
+  // a ray ending or starting there does not count as crossing it.
+  const ex = xs[1]! - xs[0]!;
+  const ey = ys[1]! - ys[0]!;
+  const len = Math.sqrt(ex * ex + ey * ey);
+  const ux = (CLEARANCE * ex) / len;
+  const uy = (CLEARANCE * ey) / len;
+  out.set([xs[0]! - ux - uy, ys[0]! - uy + ux, xs[0]! - ux + uy, ys[0]! - uy - ux, xs[1]! + ux + uy, ys[1]! + uy - ux, xs[1]! + ux - uy, ys[1]! + uy + ux]);
+  return out;
 }
 
 /** Nodes a piece of `vertices` vertices brings: its corners (a polygon), four (a segment), none (a circle). */
