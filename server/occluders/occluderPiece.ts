@@ -19,9 +19,11 @@ export class OccluderPiece {
    * sees out, as sight rays do).
    */
   fog = false;
-  /** A polygon's corners and outward edge normals as packed snapshots read them, made by the first one. */
-  corners: { x: number; y: number }[] | null = null;
-  normals: { x: number; y: number }[] | null = null;
+  /**
+   * A polygon's outward unit edge normals as packed snapshots read them (x of every edge, then y), made
+   * by the first one.
+   */
+  normals: Float64Array | null = null;
 
   constructor(
     /** The occluder (the id `add*` returned) this piece belongs to. */

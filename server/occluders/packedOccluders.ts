@@ -1,10 +1,24 @@
-import { distanceSqToSegment } from "../../shared/math/segment.js";
+import { distanceSqToSegment, overlapOnAxis } from "../../shared/math/segment.js";
 import { occlusionClearance, occlusionMargin } from "../../shared/math/umbra.js";
-import { castCircle, castConvexPolygon, castEdge, castFog, MISS, segmentTouchesBox } from "../../shared/math/rayCast.js";
+import { castCircle, castConvexPolygonAt, castEdge, castFog, MISS, outwardNormals, segmentTouchesBox, segmentTouchesBoxBy } from "../../shared/math/rayCast.js";
 import type { OccluderPiece } from "./occluderPiece.js";
 
 /** Grids with more cells than this get coarser cells instead (a few walls kilometres apart). */
 const MAX_CELLS = 1 << 20;
+
+/**
+ * Meters every grid cell and piece box is widened by when a ray looks for what it may enter: far above
+ * the rounding of the arithmetic that places a ray among them, far below anything a level is built of.
+ * The outline test that follows is exact; this only keeps a rounding from skipping a piece.
+ */
+const SLACK = 1e-9;
+
+/** Numbers in a piece's head, and where each sits in it (the box's min x, min y, max x, max y come first). */
+const HEAD = 8;
+const ACTIVE = 4;
+const FOG = 5;
+const START = 6;
+const COUNT = 7;
 
 /**
  * A snapshot of an {@link Occluders}' convex pieces in flat typed arrays, with a uniform grid over them:
@@ -19,21 +33,23 @@ export class PackedOccluders {
   /** Pieces held. */
   readonly size: number;
   private readonly pieces: readonly OccluderPiece[];
+  /** Every piece's vertices, piece k's at `start .. start + count` (its head's {@link START}, {@link COUNT}). */
   private readonly xs: Float64Array;
   private readonly ys: Float64Array;
-  /** Each polygon's vertices and outward edge normals as points, for ray casts (empty for the others). */
-  private readonly vertices: { x: number; y: number }[][];
-  private readonly normals: { x: number; y: number }[][];
-  private readonly start: Int32Array;
-  private readonly count: Int32Array;
+  /**
+   * Piece k's head: {@link HEAD} numbers at `HEAD * k`, its box (widened by a circle's largest radius),
+   * whether it blocks sight now, whether it is fog, and where its vertices are. What a ray asks of a piece
+   * it passes, side by side (64 bytes), where six arrays took six reads apart.
+   */
+  private readonly head: Float64Array;
+  /**
+   * A polygon's vertices, each with the outward unit normal of the edge it starts, as (x, y, nx, ny) at
+   * `4 * (start + i)`: what a ray cast into it reads, together (0 for segments and circles).
+   */
+  private readonly edges: Float64Array;
   private readonly radius: Float64Array;
-  /** 1 while piece k blocks sight. */
-  private readonly active: Uint8Array;
-  /** 1 for a circle of fog (see `OccluderPiece.fog`). */
-  private readonly fog: Uint8Array;
   /** Sign of each outline's signed area: +1 for polygons (stored counter-clockwise), 0 for segments and circles. */
   private readonly winding: Int8Array;
-  private readonly box: Float64Array;
   // Grid (CSR): cell c holds items[cellStart[c] .. cellStart[c + 1]).
   private readonly cellSize: number;
   private readonly originX: number;
@@ -56,15 +72,10 @@ export class PackedOccluders {
     for (const p of pieces) vertices += p.xs.length;
     this.xs = new Float64Array(vertices);
     this.ys = new Float64Array(vertices);
-    this.vertices = [];
-    this.normals = [];
-    this.start = new Int32Array(n);
-    this.count = new Int32Array(n);
+    this.edges = new Float64Array(4 * vertices);
+    this.head = new Float64Array(HEAD * n);
     this.radius = new Float64Array(n);
-    this.active = new Uint8Array(n);
-    this.fog = new Uint8Array(n);
     this.winding = new Int8Array(n);
-    this.box = new Float64Array(4 * n);
     this.stamp = new Int32Array(n);
     this.gathered = new Int32Array(n);
     let minX = Infinity;
@@ -76,21 +87,20 @@ export class PackedOccluders {
       const p = pieces[k]!;
       p.index = k;
       const m = p.xs.length;
-      this.start[k] = v;
-      this.count[k] = m;
+      const h = HEAD * k;
+      this.head[h + START] = v;
+      this.head[h + COUNT] = m;
+      this.head[h + ACTIVE] = p.active ? 1 : 0;
+      this.head[h + FOG] = p.fog ? 1 : 0;
       this.radius[k] = p.radius;
-      this.active[k] = p.active ? 1 : 0;
-      this.fog[k] = p.fog ? 1 : 0;
       this.winding[k] = m >= 3 ? 1 : 0;
       let x0 = Infinity;
       let y0 = Infinity;
       let x1 = -Infinity;
       let y1 = -Infinity;
-      // A piece's outline never changes: its corners and normals are made once, and every later snapshot
-      // (one per piece added: each smoke grenade) takes them as they are.
-      const fresh = p.corners === null;
-      const corners: { x: number; y: number }[] = p.corners ?? [];
-      const normals: { x: number; y: number }[] = p.normals ?? [];
+      // A piece's outline never changes: its normals are made once, and every later snapshot (one per
+      // piece added: each smoke grenade) copies them as they are.
+      if (m >= 3 && p.normals === null) p.normals = outwardNormals(p.xs, p.ys);
       for (let i = 0; i < m; i++) {
         const x = p.xs[i]!;
         const y = p.ys[i]!;
@@ -100,22 +110,19 @@ export class PackedOccluders {
         if (y < y0) y0 = y;
         if (x > x1) x1 = x;
         if (y > y1) y1 = y;
-        if (m >= 3 && fresh) {
-          const j = i + 1 < m ? i + 1 : 0;
-          const ex = p.xs[j]! - x;
-          const ey = p.ys[j]! - y;
-          const len = Math.hypot(ex, ey);
-          corners.push({ x, y });
-          normals.push({ x: ey / len, y: -ex / len });
+      }
+      if (m >= 3) {
+        const normals = p.normals!;
+        for (let i = 0, e = 4 * v; i < m; i++, e += 4) {
+          this.edges[e] = p.xs[i]!;
+          this.edges[e + 1] = p.ys[i]!;
+          this.edges[e + 2] = normals[i]!;
+          this.edges[e + 3] = normals[m + i]!;
         }
       }
-      p.corners = corners;
-      p.normals = normals;
-      this.vertices.push(corners);
-      this.normals.push(normals);
       v += m;
       const r = p.maxRadius;
-      this.box.set([x0 - r, y0 - r, x1 + r, y1 + r], 4 * k);
+      this.head.set([x0 - r, y0 - r, x1 + r, y1 + r], h);
       minX = Math.min(minX, x0 - r);
       minY = Math.min(minY, y0 - r);
       maxX = Math.max(maxX, x1 + r);
@@ -156,12 +163,12 @@ export class PackedOccluders {
 
   /** Whether piece `k` blocks sight now. */
   isActive(k: number): boolean {
-    return this.active[k] === 1;
+    return this.head[HEAD * k + ACTIVE] === 1;
   }
 
   /** Follows piece `k` starting or stopping to block sight (its `Occluders` calls this). */
   setActive(k: number, on: boolean): void {
-    this.active[k] = on ? 1 : 0;
+    this.head[HEAD * k + ACTIVE] = on ? 1 : 0;
   }
 
   /** Follows circle `k`'s radius, meters, at most the one its grid place was sized for. */
@@ -192,7 +199,7 @@ export class PackedOccluders {
           const k = this.items[i]!;
           if (this.stamp[k] === stamp) continue;
           this.stamp[k] = stamp;
-          if (this.active[k] === 1 && this.touches(k, x1, y1, x2, y2)) out[n++] = k;
+          if (this.head[HEAD * k + ACTIVE] === 1 && this.touches(k, x1, y1, x2, y2)) out[n++] = k;
         }
       }
     }
@@ -201,29 +208,57 @@ export class PackedOccluders {
 
   /**
    * The first active piece found that the segment (x1, y1) + t (dx, dy) enters at some t < maxFraction, or
-   * -1: an any-hit sight ray. Pieces are tested cell by cell along the segment's box, each once.
-   * `solidOnly` passes smoke by (sound goes through it).
+   * -1: an any-hit sight ray. `solidOnly` passes smoke by (sound goes through it).
+   *
+   * The grid is walked column by column from the segment's start, and in each column only the rows the
+   * segment spans there (widened by {@link SLACK}): a few cells for a ray that crosses many, and no test
+   * per cell. Each piece is tested once: its box (with the ray's inverse direction, widened alike, so a
+   * box is never missed by a rounding), then its outline. Which piece a blocked ray reports may be any of
+   * those it enters.
    */
   firstBlocker(x1: number, y1: number, dx: number, dy: number, maxFraction: number, solidOnly = false): number {
     if (this.size === 0 || maxFraction <= 0) return -1;
-    const stamp = this.nextStamp();
     const x2 = x1 + dx * maxFraction;
     const y2 = y1 + dy * maxFraction;
-    const [c0, r0, c1, r1] = this.cellRange(Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2));
     const cs = this.cellSize;
-    for (let r = r0; r <= r1; r++) {
-      for (let c = c0; c <= c1; c++) {
-        const bx = this.originX + c * cs;
-        const by = this.originY + r * cs;
-        if (!segmentTouchesBox(x1, y1, dx, dy, maxFraction, bx, by, bx + cs, by + cs)) continue;
-        const cell = r * this.columns + c;
-        for (let i = this.cellStart[cell]!; i < this.cellStart[cell + 1]!; i++) {
-          const k = this.items[i]!;
-          if (this.stamp[k] === stamp || this.active[k] === 0) continue;
+    const ox = this.originX;
+    const oy = this.originY;
+    const c0 = Math.max(0, Math.floor((Math.min(x1, x2) - SLACK - ox) / cs));
+    const c1 = Math.min(this.columns - 1, Math.floor((Math.max(x1, x2) + SLACK - ox) / cs));
+    const rMin = Math.max(0, Math.floor((Math.min(y1, y2) - SLACK - oy) / cs));
+    const rMax = Math.min(this.rows - 1, Math.floor((Math.max(y1, y2) + SLACK - oy) / cs));
+    if (c0 > c1 || rMin > rMax) return -1;
+    const stamp = this.nextStamp();
+    // Meters of y per meter of x along the segment; a column's rows are all the segment's rows where it
+    // spans one column or is (about) upright.
+    const slope = dy / dx;
+    const byColumn = c0 !== c1 && Math.abs(slope) < Infinity;
+    const invDx = 1 / dx;
+    const invDy = 1 / dy;
+    const forward = dx >= 0;
+    for (let i = 0; i <= c1 - c0; i++) {
+      const c = forward ? c0 + i : c1 - i;
+      let rLo = rMin;
+      let rHi = rMax;
+      if (byColumn) {
+        // The segment's y over this column's x span.
+        const xa = Math.max(ox + c * cs, Math.min(x1, x2));
+        const xb = Math.min(ox + (c + 1) * cs, Math.max(x1, x2));
+        const ya = y1 + (xa - x1) * slope;
+        const yb = y1 + (xb - x1) * slope;
+        rLo = Math.max(rMin, Math.floor((Math.min(ya, yb) - SLACK - oy) / cs));
+        rHi = Math.min(rMax, Math.floor((Math.max(ya, yb) + SLACK - oy) / cs));
+      }
+      for (let j = 0; j <= rHi - rLo; j++) {
+        const cell = (dy >= 0 ? rLo + j : rHi - j) * this.columns + c;
+        for (let it = this.cellStart[cell]!; it < this.cellStart[cell + 1]!; it++) {
+          const k = this.items[it]!;
+          if (this.stamp[k] === stamp || this.head[HEAD * k + ACTIVE] === 0) continue;
           this.stamp[k] = stamp;
-          if (solidOnly && this.fog[k] === 1) continue;
-          const b = 4 * k;
-          if (!segmentTouchesBox(x1, y1, dx, dy, maxFraction, this.box[b]!, this.box[b + 1]!, this.box[b + 2]!, this.box[b + 3]!)) continue;
+          if (solidOnly && this.head[HEAD * k + FOG] === 1) continue;
+          const h = HEAD * k;
+          const head = this.head;
+          if (!segmentTouchesBoxBy(x1, y1, dx, dy, invDx, invDy, maxFraction, head[h]! - SLACK, head[h + 1]! - SLACK, head[h + 2]! + SLACK, head[h + 3]! + SLACK)) continue;
           if (this.cast(k, x1, y1, dx, dy, maxFraction) !== MISS) return k;
         }
       }
@@ -236,20 +271,20 @@ export class PackedOccluders {
    * `maxFraction`, or {@link MISS}: Box2D's rules (see `shared/math/rayCast.ts`).
    */
   cast(k: number, x1: number, y1: number, dx: number, dy: number, maxFraction: number): number {
-    const s = this.start[k]!;
-    const m = this.count[k]!;
+    const s = this.head[HEAD * k + START]!;
+    const m = this.head[HEAD * k + COUNT]!;
     let t: number;
-    if (m >= 3) t = castConvexPolygon(this.vertices[k]!, this.normals[k]!, m, x1, y1, dx, dy, maxFraction);
+    if (m >= 3) t = castConvexPolygonAt(this.edges, s, m, x1, y1, dx, dy, maxFraction);
     else if (m === 2) t = castEdge(this.xs[s]!, this.ys[s]!, this.xs[s + 1]!, this.ys[s + 1]!, x1, y1, dx, dy, maxFraction);
-    else if (this.fog[k] === 1) t = castFog(this.xs[s]!, this.ys[s]!, this.radius[k]!, x1, y1, dx, dy, maxFraction);
+    else if (this.head[HEAD * k + FOG] === 1) t = castFog(this.xs[s]!, this.ys[s]!, this.radius[k]!, x1, y1, dx, dy, maxFraction);
     else t = castCircle(this.xs[s]!, this.ys[s]!, this.radius[k]!, x1, y1, dx, dy, maxFraction);
     return t !== MISS && t < maxFraction ? t : MISS;
   }
 
   /** Whether the segment touches piece `k`'s bounding box. */
   touches(k: number, x1: number, y1: number, x2: number, y2: number): boolean {
-    const b = 4 * k;
-    return segmentTouchesBox(x1, y1, x2 - x1, y2 - y1, 1, this.box[b]!, this.box[b + 1]!, this.box[b + 2]!, this.box[b + 3]!);
+    const b = HEAD * k;
+    return segmentTouchesBox(x1, y1, x2 - x1, y2 - y1, 1, this.head[b]!, this.head[b + 1]!, this.head[b + 2]!, this.head[b + 3]!);
   }
 
   /**
@@ -258,8 +293,8 @@ export class PackedOccluders {
    * candidates before {@link margin}.
    */
   crosses(k: number, x1: number, y1: number, x2: number, y2: number): boolean {
-    const start = this.start[k]!;
-    const n = this.count[k]!;
+    const start = this.head[HEAD * k + START]!;
+    const n = this.head[HEAD * k + COUNT]!;
     const xs = this.xs;
     const ys = this.ys;
     if (n === 1) {
@@ -286,9 +321,9 @@ export class PackedOccluders {
    * otherwise a lower bound (>= `threshold`, meters) on its margin.
    */
   clearance(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number, threshold: number): number {
-    const c = occlusionClearance(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, this.winding[k]!, ax, ay, ra, bx, by, rb, threshold);
+    const c = occlusionClearance(this.xs, this.ys, this.head[HEAD * k + START]!, this.head[HEAD * k + COUNT]!, this.radius[k]!, this.winding[k]!, ax, ay, ra, bx, by, rb, threshold);
     if (c >= threshold) return c;
-    if (this.fog[k] === 1) return -Infinity;
+    if (this.head[HEAD * k + FOG] === 1) return -Infinity;
     const inside = -this.outside(k, ax, ay);
     return inside >= threshold ? inside : -Infinity;
   }
@@ -302,9 +337,9 @@ export class PackedOccluders {
    * in the centres, so the result is too (the culling's travel allowances rest on that).
    */
   margin(k: number, ax: number, ay: number, ra: number, bx: number, by: number, rb: number): number {
-    const m = occlusionMargin(this.xs, this.ys, this.start[k]!, this.count[k]!, this.radius[k]!, ax, ay, ra, bx, by, rb, undefined, this.winding[k]!);
+    const m = occlusionMargin(this.xs, this.ys, this.head[HEAD * k + START]!, this.head[HEAD * k + COUNT]!, this.radius[k]!, ax, ay, ra, bx, by, rb, undefined, this.winding[k]!);
     // Fog hides from an eye inside it too: no way out of it for sight.
-    if (this.fog[k] === 1) return m;
+    if (this.head[HEAD * k + FOG] === 1) return m;
     const inside = -this.outside(k, ax, ay);
     return inside > m ? inside : m;
   }
@@ -316,20 +351,17 @@ export class PackedOccluders {
    * past any edge's line, a lower bound on the distance to it: 1-Lipschitz in the point, either way.
    */
   outside(k: number, x: number, y: number): number {
-    const start = this.start[k]!;
-    const n = this.count[k]!;
+    const start = this.head[HEAD * k + START]!;
+    const n = this.head[HEAD * k + COUNT]!;
     const xs = this.xs;
     const ys = this.ys;
     if (n === 1) return Math.sqrt((x - xs[start]!) ** 2 + (y - ys[start]!) ** 2) - this.radius[k]!;
     if (n === 2) return Infinity;
     // The unit outward normals the ray casts use.
-    const corners = this.vertices[k]!;
-    const normals = this.normals[k]!;
+    const edges = this.edges;
     let most = -Infinity;
-    for (let i = 0; i < n; i++) {
-      const v = corners[i]!;
-      const u = normals[i]!;
-      const d = u.x * (x - v.x) + u.y * (y - v.y);
+    for (let e = 4 * start; e < 4 * (start + n); e += 4) {
+      const d = edges[e + 2]! * (x - edges[e]!) + edges[e + 3]! * (y - edges[e + 1]!);
       if (d > most) most = d;
     }
     return most;
@@ -344,7 +376,8 @@ export class PackedOccluders {
   }
 
   private eachCell(k: number, visit: (c: number) => void): void {
-    const [c0, r0, c1, r1] = this.cellRange(this.box[4 * k]!, this.box[4 * k + 1]!, this.box[4 * k + 2]!, this.box[4 * k + 3]!);
+    const h = HEAD * k;
+    const [c0, r0, c1, r1] = this.cellRange(this.head[h]!, this.head[h + 1]!, this.head[h + 2]!, this.head[h + 3]!);
     for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) visit(r * this.columns + c);
   }
 
@@ -358,22 +391,4 @@ export class PackedOccluders {
     r[3] = Math.min(this.rows - 1, Math.floor((maxY - this.originY) / cs));
     return r;
   }
-}
-
-/** Whether the outline's and the segment's projections on the axis (ax, ay) overlap (closed intervals). */
-function overlapOnAxis(
-  xs: Float64Array, ys: Float64Array, start: number, n: number, ax: number, ay: number,
-  x1: number, y1: number, x2: number, y2: number,
-): boolean {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let i = start; i < start + n; i++) {
-    const p = xs[i]! * ax + ys[i]! * ay;
-    if (p < lo) lo = p;
-    if (p > hi) hi = p;
-  }
-  const p1 = x1 * ax + y1 * ay;
-  const p2 = x2 * ax + y2 * ay;
-  const eps = 1e-9 * (Math.abs(lo) + Math.abs(hi) + 1);
-  return Math.max(p1, p2) >= lo - eps && Math.min(p1, p2) <= hi + eps;
 }

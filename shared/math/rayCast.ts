@@ -43,6 +43,37 @@ export function castConvexPolygon(
   return hit ? lower : MISS;
 }
 
+/**
+ * {@link castConvexPolygon} over one flat array: vertex i of the polygon and the outward unit normal of
+ * the edge it starts, as (x, y, nx, ny) at `4 * (start + i)` of `edges`. The same arithmetic in the same
+ * order, so the same answer to the bit; packed snapshots read it because a polygon's few numbers side by
+ * side stay in a cache line or two, where its point objects, one per vertex and normal, are scattered.
+ */
+export function castConvexPolygonAt(
+  edges: Float64Array, start: number, count: number,
+  x1: number, y1: number, dx: number, dy: number, maxFraction: number,
+): number {
+  let lower = 0;
+  let upper = maxFraction;
+  let hit = false;
+  for (let e = 4 * start; e < 4 * (start + count); e += 4) {
+    const nx = edges[e + 2]!;
+    const ny = edges[e + 3]!;
+    const numerator = nx * (edges[e]! - x1) + ny * (edges[e + 1]! - y1);
+    const denominator = nx * dx + ny * dy;
+    if (denominator === 0) {
+      if (numerator < 0) return MISS;
+    } else if (denominator < 0 && numerator < lower * denominator) {
+      lower = numerator / denominator;
+      hit = true;
+    } else if (denominator > 0 && numerator < upper * denominator) {
+      upper = numerator / denominator;
+    }
+    if (upper < lower) return MISS;
+  }
+  return hit ? lower : MISS;
+}
+
 /** A circle of centre (cx, cy). */
 export function castCircle(
   cx: number, cy: number, radius: number,
@@ -133,4 +164,49 @@ export function segmentTouchesBox(
     if (tMin > tMax) return false;
   }
   return true;
+}
+
+/**
+ * {@link segmentTouchesBox} with the segment's inverse direction (`1 / dx`, `1 / dy`) given: a slab test of
+ * multiplications, for a ray tested against many boxes (one division per ray, not four per box). The
+ * products may round otherwise than the quotients: a caller that must not miss a box it only grazes
+ * widens it.
+ */
+export function segmentTouchesBoxBy(
+  x1: number, y1: number, dx: number, dy: number, invDx: number, invDy: number, maxFraction: number,
+  minX: number, minY: number, maxX: number, maxY: number,
+): boolean {
+  let tMin = 0;
+  let tMax = maxFraction;
+  if (dx === 0) {
+    if (x1 < minX || x1 > maxX) return false;
+  } else {
+    const a = (minX - x1) * invDx;
+    const b = (maxX - x1) * invDx;
+    tMin = Math.max(tMin, Math.min(a, b));
+    tMax = Math.min(tMax, Math.max(a, b));
+    if (tMin > tMax) return false;
+  }
+  if (dy === 0) return y1 >= minY && y1 <= maxY;
+  const a = (minY - y1) * invDy;
+  const b = (maxY - y1) * invDy;
+  return Math.max(tMin, Math.min(a, b)) <= Math.min(tMax, Math.max(a, b));
+}
+
+/**
+ * The outward unit normal of each edge (vertex i to i + 1) of a counter-clockwise outline: x of every
+ * edge, then y of every edge.
+ */
+export function outwardNormals(xs: readonly number[], ys: readonly number[]): Float64Array {
+  const m = xs.length;
+  const out = new Float64Array(2 * m);
+  for (let i = 0; i < m; i++) {
+    const j = i + 1 < m ? i + 1 : 0;
+    const ex = xs[j]! - xs[i]!;
+    const ey = ys[j]! - ys[i]!;
+    const len = Math.hypot(ex, ey);
+    out[i] = ey / len;
+    out[m + i] = -ex / len;
+  }
+  return out;
 }

@@ -15,3 +15,25 @@ export function distanceSqToSegment(
   const ey = vy - t * uy;
   return ex * ex + ey * ey;
 }
+
+/**
+ * Whether the projections on the axis (ax, ay) of a polygon (its vertices at `start .. start + n` of `xs`,
+ * `ys`) and of the segment (x1, y1)-(x2, y2) overlap, closed intervals with a little slack: one axis of a
+ * separating-axis test.
+ */
+export function overlapOnAxis(
+  xs: Float64Array, ys: Float64Array, start: number, n: number, ax: number, ay: number,
+  x1: number, y1: number, x2: number, y2: number,
+): boolean {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = start; i < start + n; i++) {
+    const p = xs[i]! * ax + ys[i]! * ay;
+    if (p < lo) lo = p;
+    if (p > hi) hi = p;
+  }
+  const p1 = x1 * ax + y1 * ay;
+  const p2 = x2 * ax + y2 * ay;
+  const eps = 1e-9 * (Math.abs(lo) + Math.abs(hi) + 1);
+  return Math.max(p1, p2) >= lo - eps && Math.min(p1, p2) <= hi + eps;
+}
