@@ -14,6 +14,12 @@
  *   may be a checkout from before `ViewCulling` (its PotentialSight and ViewKeeper are driven directly).
  * - plugin: the same level through each checkout's `SightlinePlugin` with real StateViews
  *   (`pluginSides.ts`): `update()` and the hook before each patch, timed apart (two ratios).
+ * - rays: the reference room's walls as `Occluders` (1000 walls in a 200 m square), 2,000 seeded rays a
+ *   tick of up to 20 m through each side's packed pieces (`firstBlocker`, as sight and sound rays walk
+ *   them), the same rays on both sides.
+ * - hearing: the hearing bench's vision room with hearing on (`visionHearingRoom.ts`: the same reference
+ *   room on `Occluders`, its players' footsteps heard by the guards, the awareness model fed both), each
+ *   side on its own copy of the level, one whole room tick.
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -24,6 +30,7 @@ import { PLAYER_SIGHT_RANGE, TICK_SECONDS } from "../../shared/gameRules.js";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
 import { percentile } from "./percentile.js";
 import { pluginSides } from "./pluginSides.js";
+import { VisionHearingRoom } from "./visionHearingRoom.js";
 
 interface Side {
   readonly mine: boolean;
@@ -34,7 +41,7 @@ interface Side {
 
 const [dirArg, which = "vision", runsArg = "3"] = process.argv.slice(2);
 if (dirArg === undefined || !existsSync(join(resolve(dirArg), "server"))) {
-  console.error("usage: tsx loadtest/bench/againstCheckout.ts <other checkout> [vision|culling|plugin] [runs]");
+  console.error("usage: tsx loadtest/bench/againstCheckout.ts <other checkout> [vision|culling|plugin|rays|hearing] [runs]");
   process.exit(2);
 }
 const other = resolve(dirArg);
@@ -59,6 +66,35 @@ async function visionSides(): Promise<Side[]> {
         v.tick();
       },
     };
+  };
+  return [make(false), make(true), make(true), make(false)];
+}
+
+async function raySides(): Promise<Side[]> {
+  const theirs = await load("server/occluders/index.ts");
+  const opts = { seed: 4242, walls: 1000, guards: 0, players: 0, size: 200 };
+  const level = buildBenchLevel(opts);
+  const random = level.random;
+  const rays = Float64Array.from({ length: 4 * 2000 }, (_, i) => (i % 4 < 2 ? random() * 200 : random() * 28 - 14));
+  const make = (mine: boolean): Side => {
+    const occluders = (mine ? Occluders : theirs.Occluders).fromWorld(level.world, { opaqueMask: WALL });
+    const packed = (occluders as unknown as { packed: { firstBlocker(x: number, y: number, dx: number, dy: number, f: number, solid: boolean): number } }).packed;
+    let hits = 0;
+    return { mine, ms: [], step: () => {}, run: () => {
+      for (let i = 0; i < rays.length; i += 4) if (packed.firstBlocker(rays[i]!, rays[i + 1]!, rays[i + 2]!, rays[i + 3]!, 1, true) >= 0) hits++;
+    } };
+  };
+  return [make(false), make(true), make(true), make(false)];
+}
+
+async function hearingSides(): Promise<Side[]> {
+  const theirs = await load("loadtest/bench/visionHearingRoom.ts");
+  const theirLevel = await load("loadtest/bench/benchLevel.ts");
+  const opts = { seed: 4242, walls: 1000, guards: 1024, players: 64, size: 200 };
+  const make = (mine: boolean): Side => {
+    const level: BenchLevel = mine ? buildBenchLevel(opts) : theirLevel.buildBenchLevel(opts);
+    const room = new (mine ? VisionHearingRoom : theirs.VisionHearingRoom)(level, true);
+    return { mine, ms: [], step: () => (mine ? stepBenchLevel(level) : theirLevel.stepBenchLevel(level)), run: (tick) => room.tick(tick) };
   };
   return [make(false), make(true), make(true), make(false)];
 }
@@ -112,11 +148,12 @@ async function cullingSides(): Promise<Side[]> {
   return sides;
 }
 
-const TICKS = which === "vision" ? 500 : 1000;
+const TICKS = which === "vision" || which === "hearing" ? 500 : 1000;
+const SIDES: Record<string, () => Promise<Side[]>> = { culling: cullingSides, rays: raySides, hearing: hearingSides, vision: visionSides };
 const WARM_UP = 100;
 const root = resolve(import.meta.dirname, "../..");
 for (let r = 0; r < Number(runsArg); r++) {
-  const sides: (Side & { patchMs?: number[] })[] = which === "plugin" ? await pluginSides(other, root) : which === "culling" ? await cullingSides() : await visionSides();
+  const sides: (Side & { patchMs?: number[] })[] = which === "plugin" ? await pluginSides(other, root) : await (SIDES[which] ?? visionSides)();
   for (let tick = 1; tick <= TICKS; tick++) {
     for (const s of sides) s.step();
     for (let k = 0; k < sides.length; k++) {
