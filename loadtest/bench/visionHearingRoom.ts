@@ -28,8 +28,9 @@ export interface VisionHearingCounts {
  * One engine over the reference room's level: a `VisionSystem` at its defaults (256 rays a tick) reading
  * an `Occluders` of the level's walls (as the doors bench does, so `Hearing` reads the very same
  * occluders), an `AwarenessModel`, and with hearing on, the players' footsteps by the demo's rules (a step
- * every 0.8 m, 10 m at the level's 3 m/s) heard by every guard whose way to them is short enough. Several
- * rooms may share one level: the level moves once a tick, each room takes its poses.
+ * every 0.8 m, 10 m at the level's 3 m/s) heard by every guard whose way to them is short enough, but those
+ * that see the walker this tick (the model keeps a pair's sighting over what its ears say). Several rooms
+ * may share one level: the level moves once a tick, each room takes its poses.
  */
 export class VisionHearingRoom {
   readonly occluders: Occluders;
@@ -45,12 +46,17 @@ export class VisionHearingRoom {
   private readonly heardPool: Heard[] = [];
   private readonly ear: Earshot = { distance: 0, level: 0, dirX: 0, dirY: 0, direct: false };
   private readonly noHeard: Heard[] = [];
-  /** The guards filed by cell of {@link GUARD_CELL} meters (CSR: cell c holds cellGuards[cellStart[c] ..cellStart[c + 1])). */
+  /** The guards filed by cell of {@link GUARD_CELL} meters (CSR: cell c holds cellIds[cellStart[c] .. cellStart[c + 1]]). */
   private readonly cells: number;
   private readonly cellStart: Int32Array;
   private readonly fill: Int32Array;
-  private readonly cellGuards: Int32Array;
+  private readonly cellIds: string[];
+  /** The guards' ids in the level's order (read once: ids do not change). */
+  private readonly guardIds: readonly string[];
   private readonly guardCell: Int32Array;
+  /** Each guard's position as it was moved this tick, in the level's order. */
+  private readonly guardX: Float64Array;
+  private readonly guardY: Float64Array;
   /** Their positions in the same order: a footstep's candidates are read from one run of memory. */
   private readonly cellX: Float64Array;
   private readonly cellY: Float64Array;
@@ -64,8 +70,11 @@ export class VisionHearingRoom {
     this.cells = Math.ceil(level.size / GUARD_CELL);
     this.cellStart = new Int32Array(this.cells * this.cells + 1);
     this.fill = new Int32Array(this.cells * this.cells + 1);
-    this.cellGuards = new Int32Array(level.guards.length);
+    this.guardIds = level.guards.map((g) => g.id);
+    this.cellIds = [...this.guardIds];
     this.guardCell = new Int32Array(level.guards.length);
+    this.guardX = new Float64Array(level.guards.length);
+    this.guardY = new Float64Array(level.guards.length);
     this.cellX = new Float64Array(level.guards.length);
     this.cellY = new Float64Array(level.guards.length);
     // The level's players all walk at one speed from tick 0: in step with each other, every footstep would
@@ -77,7 +86,22 @@ export class VisionHearingRoom {
   tick(tick: number): void {
     const level = this.level;
     const v = this.vision;
-    for (const g of level.guards) v.moveObserver(g.id, g.x, g.y, g.facing);
+    const guards = level.guards;
+    // With hearing on, each guard is filed by cell as it is moved, where its position is read anyway: a
+    // second pass over a thousand guard objects after the vision tick would find them all out of cache.
+    if (this.hears) {
+      const count = this.cellStart;
+      count.fill(0);
+      for (let i = 0; i < guards.length; i++) {
+        const g = guards[i]!;
+        v.moveObserver(g.id, g.x, g.y, g.facing);
+        const cell = this.cellOf(g);
+        this.guardCell[i] = cell;
+        this.guardX[i] = g.x;
+        this.guardY[i] = g.y;
+        count[cell + 1]!++;
+      }
+    } else for (const g of guards) v.moveObserver(g.id, g.x, g.y, g.facing);
     for (const p of level.players) v.moveObservable(p.id, p.x, p.y);
     const report = v.tick();
     const heard = this.hears ? this.listen() : this.noHeard;
@@ -92,7 +116,7 @@ export class VisionHearingRoom {
 
   /** This tick's footsteps (a step every stride moved; loudness by speed) and the guards that hear them. */
   private listen(): Heard[] {
-    const { players, guards } = this.level;
+    const players = this.level.players;
     const hearing = this.hearing;
     this.noises.length = 0;
     this.heard.length = 0;
@@ -119,6 +143,9 @@ export class VisionHearingRoom {
     const last = cells - 1;
     for (const noise of this.noises) {
       const reach = noise.loudness * noise.loudness;
+      // A guard that sees the walker this tick keeps its sighting, and the model would pass the noise by:
+      // it is not asked.
+      const seers = this.vision.seenBy(noise.emitter);
       // The guards in the cells within earshot in a straight line: no other can hear it.
       const c0 = Math.max(0, Math.floor((noise.x - noise.loudness) / GUARD_CELL));
       const c1 = Math.min(last, Math.floor((noise.x + noise.loudness) / GUARD_CELL));
@@ -130,10 +157,11 @@ export class VisionHearingRoom {
         const dx = gx - noise.x;
         const dy = gy - noise.y;
         if (dx * dx + dy * dy >= reach) continue;
+        const id = this.cellIds[i]!;
+        if (seers.size > 0 && seers.has(id)) continue;
         if (!hearing.hears(noise, gx, gy, this.ear)) continue;
-        const g = guards[this.cellGuards[i]!]!;
         const h = (this.heardPool[this.heard.length] ??= { observerId: "", targetId: "", level: 0, position: { x: 0, y: 0 } });
-        h.observerId = g.id;
+        h.observerId = id;
         h.targetId = noise.emitter;
         h.level = this.ear.level;
         h.position.x = noise.x;
@@ -146,24 +174,17 @@ export class VisionHearingRoom {
     return this.heard;
   }
 
-  /** Files the guards by cell of the level (a counting sort): a room with a thousand guards asks only the near ones. */
+  /** Files the guards by cell (a counting sort of what `tick` read as it moved them): a room with a thousand guards asks only the near ones. */
   private sortGuards(): void {
-    const guards = this.level.guards;
-    const cells = this.cells;
+    const n = this.level.guards.length;
     const start = this.cellStart;
-    start.fill(0);
-    for (let i = 0; i < guards.length; i++) {
-      const cell = this.cellOf(guards[i]!);
-      this.guardCell[i] = cell;
-      start[cell + 1]!++;
-    }
-    for (let c = 0; c < cells * cells; c++) start[c + 1]! += start[c]!;
+    for (let c = 0; c < this.cells * this.cells; c++) start[c + 1]! += start[c]!;
     this.fill.set(start);
-    for (let i = 0; i < guards.length; i++) {
+    for (let i = 0; i < n; i++) {
       const at = this.fill[this.guardCell[i]!]!++;
-      this.cellGuards[at] = i;
-      this.cellX[at] = guards[i]!.x;
-      this.cellY[at] = guards[i]!.y;
+      this.cellIds[at] = this.guardIds[i]!;
+      this.cellX[at] = this.guardX[i]!;
+      this.cellY[at] = this.guardY[i]!;
     }
   }
 
