@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AwarenessModel, type DetectionEvent, type Heard, type Sighting } from "sightline";
+import { seededRandom } from "../../shared/seededRandom.js";
 
 const DT = 0.05;
 
@@ -61,6 +62,42 @@ describe("hearing in the awareness model", () => {
     const sightOnly = new AwarenessModel();
     sightOnly.step(0, DT, [seen(5, 5)]);
     expect(after).toBe(sightOnly.level("guard", "thief"));
+  });
+
+  it("leaving out what a guard heard of a thief it sees that step changes nothing, over a long random watch", () => {
+    // So a room may skip asking the ears of guards that see the emitter now.
+    const random = seededRandom(11);
+    const guards = ["g1", "g2", "g3"];
+    const thieves = ["t1", "t2"];
+    const all = new AwarenessModel();
+    const unseenOnly = new AwarenessModel();
+    const senses: string[] = [];
+    let dropped = 0;
+    for (let t = 0; t < 600; t++) {
+      const sightings: Sighting[] = [];
+      const noises: Heard[] = [];
+      for (const g of guards) for (const thief of thieves) {
+        const x = random() * 20;
+        const y = random() * 20;
+        if (random() < 0.25) sightings.push({ observerId: g, targetId: thief, distance: 2 + random() * 10, offAxis: random() * 0.7, halfFov: Math.PI / 4, range: 15, position: { x, y } });
+        if (random() < 0.3) noises.push({ observerId: g, targetId: thief, level: 0.05 + random() * 0.95, position: { x: x + 1, y } });
+      }
+      const seenNow = new Set(sightings.map((s) => `${s.observerId}|${s.targetId}`));
+      const a = all.step(t, DT, sightings, noises);
+      const unseen = noises.filter((h) => !seenNow.has(`${h.observerId}|${h.targetId}`));
+      dropped += noises.length - unseen.length;
+      const b = unseenOnly.step(t, DT, sightings, unseen);
+      expect(b).toEqual(a);
+      for (const e of a) senses.push(`${e.type} ${e.sense}`);
+      for (const g of guards) {
+        expect(unseenOnly.state(g)).toBe(all.state(g));
+        expect(unseenOnly.lastKnown(g)).toEqual(all.lastKnown(g));
+        for (const thief of thieves) expect(unseenOnly.level(g, thief)).toBe(all.level(g, thief));
+      }
+    }
+    // Not vacuous: entries were left out, and both senses moved the guards.
+    expect(dropped).toBeGreaterThan(100);
+    expect(senses).toEqual(expect.arrayContaining(["noticed hearing", "spotted sight", "noticed sight"]));
   });
 
   it("an alerted guard that hears its target keeps the chase and follows the noise", () => {
