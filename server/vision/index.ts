@@ -5,6 +5,8 @@
  *   against a planck `World` or the `Occluders` of `sightline/occluders`), with a budgeted, fair scheduler.
  * - {@link AwarenessModel}: per (observer, target) detection meters, observer states and detection
  *   events, fed with the engine's sightings and with the noises a {@link Hearing} says were heard.
+ * - {@link SeenOnScreen}: the fairness mode, a sighting judged also from where the target's own screen
+ *   showed the observer (with {@link PoseHistory} or any source of past poses).
  * - {@link Hearing}: who hears a noise, how loud and from which way, with sound that goes around walls
  *   and shut doors (through the doorway) rather than through them.
  *
@@ -17,7 +19,12 @@ export type { ObservableSpec, ObserverSpec, Point, VisionOptions, VisionTickRepo
 export type { RayLog } from "./rayLog.js";
 export { AwarenessModel } from "./awareness/awarenessModel.js";
 export { DEFAULT_AWARENESS_OPTIONS } from "./awareness/validation.js";
-export type { AwarenessOptions, DetectionEvent, DetectionEventType, Heard, ObserverState, Sense, Sighting } from "./awareness/types.js";
+export type {
+  AwarenessOptions, DetectionEvent, DetectionEventType, ExplainedFill, Explanation, Heard, JudgedPoses, ObserverState, Pose, Sense,
+  Sighting, SightingCheck,
+} from "./awareness/types.js";
+export { SeenOnScreen, DEFAULT_SEEN_ON_SCREEN_OPTIONS, type SeenOnScreenOptions, type ShownPoses } from "./fairness/seenOnScreen.js";
+export { PoseHistory, type PoseHistoryOptions } from "./fairness/poseHistory.js";
 export { Hearing, DEFAULT_HEARING_OPTIONS, MAX_LOUDNESS, checkNoise } from "../hearing/hearing.js";
 export type { Noise, Earshot, HearingOptions } from "../hearing/hearing.js";
 /** @internal The audit's exact (lower-bound) way around for sound, for tests and audits. */

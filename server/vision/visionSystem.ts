@@ -7,7 +7,7 @@
  */
 import type { World } from "planck";
 import type { Occluders } from "../occluders/occluders.js";
-import { fail, nonEmptyString, object } from "../../shared/validation/rangeChecks.js";
+import { fail, finite, nonEmptyString, object } from "../../shared/validation/rangeChecks.js";
 import type { SightMedium } from "./sightMedium.js";
 import { sightMediumFor } from "./sightMediumFor.js";
 import { Observable } from "./observable.js";
@@ -18,7 +18,7 @@ import {
   checkObservableFields, checkObserverComplete, checkObserverFields,
 } from "./specValidation.js";
 import type { ObservableSpec, ObserverSpec, VisionOptions, VisionTickReport } from "./types.js";
-import type { Sighting } from "./awareness/types.js";
+import type { Pose, Sighting } from "./awareness/types.js";
 import { checkOptions } from "./visionOptions.js";
 import { DirtyAreas } from "./dirtyAreas.js";
 import { SightRule } from "./sightRule.js";
@@ -58,6 +58,8 @@ export class VisionSystem {
   private readonly scheduler: Scheduler;
   private tickCount = 0;
   private recordRaysOn = false;
+  /** An observer put where another was shown, for {@link checkFrom}; never registered. */
+  private readonly elsewhere = new Observer("(elsewhere)");
 
   /**
    * @param world what blocks sight: a planck `World` (its fixtures, moving ones included, filtered by
@@ -277,6 +279,41 @@ export class VisionSystem {
     const t = this.observables.get(observableId);
     if (o === undefined || t === undefined || o.id === t.id) return false;
     return this.rule.sees(o, t);
+  }
+
+  /**
+   * {@link check} from a pose the observer is not in now (where a client was shown it): its range, cone and
+   * senses from `pose`, the target where it is now, rays against the occluders as they are now. Exact,
+   * nothing remembered; casts rays (counted in {@link raysCast}). False for unknown ids.
+   * @throws RangeError naming the field of a non-finite pose
+   */
+  checkFrom(observerId: string, observableId: string, pose: Pose): boolean {
+    finite("VisionSystem.checkFrom pose.x", pose.x, "meters");
+    finite("VisionSystem.checkFrom pose.y", pose.y, "meters");
+    finite("VisionSystem.checkFrom pose.facing", pose.facing, "radians");
+    const o = this.observers.get(observerId);
+    const t = this.observables.get(observableId);
+    if (o === undefined || t === undefined || o.id === t.id) return false;
+    const g = this.elsewhere;
+    g.range = o.range;
+    g.fov = o.fov;
+    g.proximityRadius = o.proximityRadius;
+    g.body = o.body;
+    g.x = pose.x;
+    g.y = pose.y;
+    g.facing = pose.facing;
+    g.syncSector();
+    return this.rule.sees(g, t);
+  }
+
+  /** The observer's pose now (as last moved), written into `out`; false for an unknown id. */
+  poseOf(observerId: string, out: Pose): boolean {
+    const o = this.observers.get(observerId);
+    if (o === undefined) return false;
+    out.x = o.x;
+    out.y = o.y;
+    out.facing = o.facing;
+    return true;
   }
 
   /** The answer from the observer's last evaluation (by `tick()`). False for unknown ids. */

@@ -95,7 +95,7 @@ describe("the package a studio installs", () => {
     expect(packedFiles).toContain("CHANGELOG.md");
     expect(packedFiles).toContain("dist/server/vision/index.js");
     expect(packedFiles).toContain("dist/server/vision/index.d.ts");
-    const strays = packedFiles.filter((f) => !/^(dist\/(server\/(vision(\/awareness)?|hearing|occluders|culling|colyseus|testing|planck)|shared\/(fov|math|tiled|validation))\/[^/]+\.(js|d\.ts)|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
+    const strays = packedFiles.filter((f) => !/^(dist\/(server\/(vision(\/(awareness|fairness))?|hearing|occluders|culling|colyseus|testing|planck)|shared\/(fov|math|tiled|validation))\/[^/]+\.(js|d\.ts)|LICENSE|README\.md|CHANGELOG\.md|package\.json)$/.test(f));
     expect(strays).toEqual([]);
   });
 

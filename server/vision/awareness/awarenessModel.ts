@@ -11,10 +11,11 @@
  * given (`validation.ts`) sit beside it.
  */
 import { integer, positive } from "../../../shared/validation/rangeChecks.js";
-import type { AwarenessOptions, DetectionEvent, DetectionEventType, Heard, ObserverState, Sense, Sighting } from "./types.js";
+import type { AwarenessOptions, DetectionEvent, DetectionEventType, Explanation, Heard, JudgedPoses, ObserverState, Sense, Sighting } from "./types.js";
 import { checkHeard, checkSighting, resolveOptions, type ResolvedOptions } from "./validation.js";
-import { fillPerNoise, fillPerSecond, levelAt, TIME_EPS, zeroAt } from "./meterLaw.js";
-import { dropCalmPairs, findPair, mostAware, ObserverRecord, Pair } from "./records.js";
+import { fillPerNoise, fillPerSecond, levelAt, TIME_EPS, zeroAt, type FillFactors } from "./meterLaw.js";
+import { logOf } from "./fillLog.js";
+import { dropCalmPairs, dueTime, findPair, mostAware, ObserverRecord, Pair } from "./records.js";
 
 const NO_EVENTS: readonly DetectionEvent[] = Object.freeze([]);
 
@@ -51,6 +52,9 @@ export class AwarenessModel {
    */
   private touchedAt = new Int32Array(64).fill(-1);
   private due = new Float64Array(64).fill(Infinity);
+  /** What the second check judged the sighting in hand from; the sight fill's factors (both when explaining). */
+  private readonly judged: JudgedPoses = { present: { x: 0, y: 0, facing: 0 }, rewound: { x: 0, y: 0, facing: 0 }, rewoundMs: 0 };
+  private readonly factors: FillFactors = { distance: 1, rangeEdge: 1, periphery: 1, visibility: 1, state: 1 };
 
   /** Invalid options throw a RangeError naming the field. */
   constructor(options: AwarenessOptions = {}) {
@@ -80,6 +84,9 @@ export class AwarenessModel {
     this.tickNow = tick;
     this.events = [];
     const o = this.o;
+    const check = o.check;
+    const judged = check === null ? null : this.judged;
+    const explain = o.explain;
 
     // 1. Fill the pairs seen this step. A sighting's memo usually holds its pair already (the vision
     // engine keeps one object per pair): in a crowded room each id lookup was a chain of cache misses.
@@ -96,7 +103,11 @@ export class AwarenessModel {
       }
       if (pair.seenStep === step) continue;
       const was = levelAt(pair, before, o);
-      this.fill(pair, was, was < 1 ? fillPerSecond(s, pair.rec.state, o) * dt : 0, 1, s.position.x, s.position.y, "sight", step, before, now);
+      // A meter that would rise asks the second check, if any (`SeenOnScreen`): unconfirmed, it was not seen.
+      if (was < 1 && check !== null && !check.holds(s, judged)) continue;
+      const gain = was < 1 ? fillPerSecond(s, pair.rec.state, o, explain ? this.factors : undefined) * dt : 0;
+      this.fill(pair, was, gain, 1, s.position.x, s.position.y, "sight", step, before, now);
+      if (explain && pair.level > was) logOf(pair, was, o.explainFills).sight(tick, s, was, gain, pair.level, this.factors, judged);
     }
 
     // 1b. Then the noises heard: a pair seen this step already has its fill and its (better) position.
@@ -109,7 +120,9 @@ export class AwarenessModel {
         if (pair === null || pair.dropped || pair.targetId !== h.targetId) last.heardPair = pair = this.pairOf(last, h.targetId);
         if (pair.seenStep === step && pair.sense === "sight") continue;
         const was = levelAt(pair, pair.seenStep === step ? now : before, o);
-        this.fill(pair, was, fillPerNoise(h, pair.rec.state, o), o.hearingCeiling, h.position.x, h.position.y, "hearing", step, before, now);
+        const gain = fillPerNoise(h, pair.rec.state, o);
+        this.fill(pair, was, gain, o.hearingCeiling, h.position.x, h.position.y, "hearing", step, before, now);
+        if (explain && pair.level > was) logOf(pair, was, o.explainFills).heard(tick, h, was, gain, pair.level);
       }
     }
 
@@ -309,7 +322,8 @@ export class AwarenessModel {
       const spotted = rec.spot;
       if (rec.state === "idle") this.emit("suspicious", rec.id, spotted.targetId, spotted.x, spotted.y, spotted.sense);
       this.enter(rec, "alerted", spotted, now);
-      this.emit("spotted", rec.id, spotted.targetId, spotted.x, spotted.y, spotted.sense);
+      const why = o.explain && spotted.log !== null ? spotted.log.explain(rec.id, spotted.targetId, spotted.sense, o.fillRate) : undefined;
+      this.emit("spotted", rec.id, spotted.targetId, spotted.x, spotted.y, spotted.sense, why);
       return;
     }
     switch (rec.state) {
@@ -374,23 +388,10 @@ export class AwarenessModel {
     }
   }
 
-  private emit(type: DetectionEventType, observerId: string, targetId: string, x: number, y: number, sense: Sense): void {
+  private emit(type: DetectionEventType, observerId: string, targetId: string, x: number, y: number, sense: Sense, explanation?: Explanation): void {
     const event: DetectionEvent = { seq: ++this.seq, tick: this.tickNow, type, observerId, targetId, position: { x, y }, sense };
+    if (explanation !== undefined) event.explanation = explanation;
     this.events.push(event);
     this.o.onEvent?.(event);
-  }
-}
-
-/**
- * Model time from which an observer that sees nothing may change state: `advance` is a no-op for an
- * untouched record before it (idle never changes unseen; the others wait on one timer each). A little
- * early on purpose: `advance` re-checks the exact condition.
- */
-function dueTime(rec: ObserverRecord, o: ResolvedOptions): number {
-  switch (rec.state) {
-    case "idle": return Infinity;
-    case "suspicious": return rec.calmAt - 2 * TIME_EPS;
-    case "alerted": return rec.since + o.lostAfterSeconds - 2 * TIME_EPS;
-    case "searching": return rec.since + o.searchSeconds - 2 * TIME_EPS;
   }
 }

@@ -31,24 +31,49 @@ export function zeroAt(m: MeterReading, o: ResolvedOptions): number {
   return m.seenAt + o.graceSeconds + m.level / o.decayRate;
 }
 
+/** The multipliers one sighting's fill rate was made of (see {@link fillPerSecond}). @internal */
+export interface FillFactors {
+  distance: number;
+  rangeEdge: number;
+  periphery: number;
+  visibility: number;
+  state: number;
+}
+
 /**
  * Fill per second for one sighting by an observer in `state` (the law in docs/vision.md), with options
- * already resolved and the sighting already checked: the step's hot path. @internal
+ * already resolved and the sighting already checked: the step's hot path. With `factors`, each multiplier
+ * is written there too (the same arithmetic, so an explanation multiplies back to this very rate).
+ * @internal
  */
-export function fillPerSecond(s: Sighting, state: ObserverState, o: ResolvedOptions): number {
+export function fillPerSecond(s: Sighting, state: ObserverState, o: ResolvedOptions, factors?: FillFactors): number {
   const d = Math.max(s.distance, o.minDistance);
-  let rate = o.fillRate * Math.pow(o.referenceDistance / d, o.distanceExponent);
+  const law = Math.pow(o.referenceDistance / d, o.distanceExponent);
+  let rate = o.fillRate * law;
+  let edge = 1;
   if (Number.isFinite(s.range) && s.range > 0) {
     const u = Math.min(1, s.distance / s.range);
-    rate *= 1 - o.rangeEdgeSlowdown * u * u;
+    edge = 1 - o.rangeEdgeSlowdown * u * u;
+    rate *= edge;
   }
-  if (s.proximity === true) rate *= o.proximityFactor;
+  let side = 1;
+  if (s.proximity === true) side = o.proximityFactor;
   else if (s.halfFov > 0 && s.halfFov < Math.PI) {
     const a = Math.min(1, s.offAxis / s.halfFov);
-    rate *= 1 - o.peripherySlowdown * a * a;
+    side = 1 - o.peripherySlowdown * a * a;
   }
-  rate *= s.visibility ?? 1;
-  return rate * stateFactorOf(state, o);
+  rate *= side;
+  const seen = s.visibility ?? 1;
+  rate *= seen;
+  const stateFactor = stateFactorOf(state, o);
+  if (factors !== undefined) {
+    factors.distance = law;
+    factors.rangeEdge = edge;
+    factors.periphery = side;
+    factors.visibility = seen;
+    factors.state = stateFactor;
+  }
+  return rate * stateFactor;
 }
 
 /**
@@ -59,8 +84,8 @@ export function fillPerNoise(h: Heard, state: ObserverState, o: ResolvedOptions)
   return o.hearingFill * h.level * (h.salience ?? 1) * stateFactorOf(state, o);
 }
 
-/** The fill multiplier of an observer's state (an alerted guard acquires faster, by sight and by ear). */
-function stateFactorOf(state: ObserverState, o: ResolvedOptions): number {
+/** The fill multiplier of an observer's state (an alerted guard acquires faster, by sight and by ear). @internal */
+export function stateFactorOf(state: ObserverState, o: ResolvedOptions): number {
   const f = o.stateFactor;
   return state === "idle" ? f.idle : state === "suspicious" ? f.suspicious : state === "alerted" ? f.alerted : f.searching;
 }

@@ -6,6 +6,7 @@
 import type { AwarenessModel } from "./awarenessModel.js";
 import type { ObserverState, Sense } from "./types.js";
 import { levelAt, TIME_EPS, zeroAt } from "./meterLaw.js";
+import type { FillLog } from "./fillLog.js";
 import type { ResolvedOptions } from "./validation.js";
 
 /**
@@ -37,6 +38,8 @@ export class Pair {
   x = 0;
   y = 0;
   sense: Sense = "sight";
+  /** The steps that raised this meter since it last stood at 0, when the model explains (made on the first). */
+  log: FillLog | null = null;
 
   constructor(rec: ObserverRecord, targetId: string, order: number) {
     this.rec = rec;
@@ -136,4 +139,18 @@ export function dropCalmPairs(rec: ObserverRecord, now: number, o: ResolvedOptio
   }
   pairs.length = kept;
   return kept;
+}
+
+/**
+ * Model time from which an observer that sees nothing may change state: `advance` is a no-op for an
+ * untouched record before it (idle never changes unseen; the others wait on one timer each). A little
+ * early on purpose: `advance` re-checks the exact condition. @internal
+ */
+export function dueTime(rec: ObserverRecord, o: ResolvedOptions): number {
+  switch (rec.state) {
+    case "idle": return Infinity;
+    case "suspicious": return rec.calmAt - 2 * TIME_EPS;
+    case "alerted": return rec.since + o.lostAfterSeconds - 2 * TIME_EPS;
+    case "searching": return rec.since + o.searchSeconds - 2 * TIME_EPS;
+  }
 }

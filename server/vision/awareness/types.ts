@@ -68,6 +68,70 @@ export interface DetectionEvent {
   position: { x: number; y: number };
   /** The sense that last fed the meter this event is about. */
   sense: Sense;
+  /** Why it fired: on `spotted`, when the model was built with `explain` (see {@link Explanation}). */
+  explanation?: Explanation;
+}
+
+/** Where an observer stood and looked: meters, and radians (0 = +x, counter-clockwise). */
+export interface Pose {
+  x: number;
+  y: number;
+  facing: number;
+}
+
+/** The poses a {@link SightingCheck} judged a sighting from (its observer's now, and as the target was shown it). */
+export interface JudgedPoses {
+  present: Pose;
+  rewound: Pose;
+  /** How far back the rewound pose is, milliseconds (after the cap). */
+  rewoundMs: number;
+}
+
+/**
+ * A second check of each sighting that would raise a meter below full (a pair acquiring or filling):
+ * the sighting counts only if it also holds here. Pairs already at full awareness are not asked. The
+ * vision engine's `SeenOnScreen` is one: it asks whether the target's own screen showed the observer
+ * able to see it.
+ */
+export interface SightingCheck {
+  /** Whether `s` also holds; when it does, the poses it judged from go into `poses` (if given). */
+  holds(s: Sighting, poses: JudgedPoses | null): boolean;
+}
+
+/**
+ * One step that raised a meter, with the meter's own arithmetic: the level before (after any decay), the
+ * gain, and the level after (`min(ceiling, before + gain)`). By sight, the gain is `fillRate` x each
+ * factor x the step's seconds; by ear, `hearingFill` x `loudness` x `salience` x `state`.
+ */
+export interface ExplainedFill {
+  tick: number;
+  sense: Sense;
+  before: number;
+  gain: number;
+  after: number;
+  /** Sight: eye to target, meters; the angle off the observer's facing, radians; how exposed (1 in plain view, less crouching). */
+  distance?: number;
+  offAxis?: number;
+  visibility?: number;
+  /** Sight through the proximity sense alone (not the cone). */
+  proximity?: boolean;
+  /** Sight: the multipliers applied (`distance`: the distance law; `rangeEdge`; `periphery` or `proximity`; `visibility`; `state`). */
+  factors?: { distance: number; rangeEdge: number; periphery: number; visibility: number; state: number };
+  /** Hearing: how loud the noise still was at the observer, and its salience. */
+  loudness?: number;
+  salience?: number;
+  /** Under a {@link SightingCheck} such as `SeenOnScreen`: the observer's present pose and the one the target's client showed. */
+  poses?: JudgedPoses;
+}
+
+/** Why a `spotted` fired: every step that raised the meter since it last stood at 0, oldest first. */
+export interface Explanation {
+  observerId: string;
+  targetId: string;
+  sense: Sense;
+  /** The fill rate per second (sight) the factors multiply, as configured. */
+  fillRate: number;
+  fills: ExplainedFill[];
 }
 
 /** Rates, thresholds and windows of the model; every field optional, defaults in `DEFAULT_AWARENESS_OPTIONS`. */
@@ -113,4 +177,16 @@ export interface AwarenessOptions {
   searchSeconds?: number;
   /** Called for every event, in order, as well as returned by `step`. */
   onEvent?: (event: DetectionEvent) => void;
+  /**
+   * A second check of each sighting that would raise a meter below full; only sightings it confirms
+   * count (see {@link SightingCheck}). Default none.
+   */
+  check?: SightingCheck;
+  /**
+   * Keep, per meter, the steps that raised it, and give every `spotted` its {@link Explanation} (up to the
+   * last `explainFills` steps). Default false.
+   */
+  explain?: boolean;
+  /** Most steps an explanation keeps (the latest). Default 100 (5 s at 20 Hz). */
+  explainFills?: number;
 }

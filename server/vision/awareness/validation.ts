@@ -3,8 +3,8 @@
  * fed. Apart from the meter law and the model so that every RangeError the model throws has one home,
  * and the step's hot loop reads resolved numbers only.
  */
-import { finite, fraction, func, inRange, nonEmptyString, nonNegative, object, positive } from "../../../shared/validation/rangeChecks.js";
-import type { AwarenessOptions, DetectionEvent, Heard, ObserverState, Sighting } from "./types.js";
+import { fail, finite, fraction, func, inRange, integer, nonEmptyString, nonNegative, object, positive } from "../../../shared/validation/rangeChecks.js";
+import type { AwarenessOptions, DetectionEvent, Heard, ObserverState, Sighting, SightingCheck } from "./types.js";
 
 /** Defaults, calibrated so a guard (15 m range) staring at an exposed player spots them in about 2.4 s at 10 m and 0.5 s at 2 m. */
 export const DEFAULT_AWARENESS_OPTIONS = Object.freeze({
@@ -24,12 +24,15 @@ export const DEFAULT_AWARENESS_OPTIONS = Object.freeze({
   searchSeconds: 8,
   hearingFill: 0.12,
   hearingCeiling: 0.9,
+  explain: false,
+  explainFills: 100,
 });
 
 /** The options with every default filled in, as the model reads them. @internal */
-export type ResolvedOptions = Omit<Required<AwarenessOptions>, "stateFactor" | "onEvent"> & {
+export type ResolvedOptions = Omit<Required<AwarenessOptions>, "stateFactor" | "onEvent" | "check"> & {
   stateFactor: Record<ObserverState, number>;
   onEvent: ((event: DetectionEvent) => void) | null;
+  check: SightingCheck | null;
 };
 
 /** Fills in the defaults; a RangeError naming the first bad field. @internal */
@@ -41,6 +44,7 @@ export function resolveOptions(options: AwarenessOptions): ResolvedOptions {
     ...options,
     stateFactor: { ...d.stateFactor, ...(options.stateFactor ?? {}) },
     onEvent: options.onEvent ?? null,
+    check: options.check ?? null,
   } as ResolvedOptions;
   for (const k of ["fillRate", "referenceDistance", "minDistance", "decayRate", "lostAfterSeconds", "searchSeconds"] as const) positive(`AwarenessOptions.${k}`, r[k]);
   for (const k of ["distanceExponent", "graceSeconds", "noticeRearmSeconds"] as const) nonNegative(`AwarenessOptions.${k}`, r[k]);
@@ -50,6 +54,12 @@ export function resolveOptions(options: AwarenessOptions): ResolvedOptions {
   fraction("AwarenessOptions.hearingCeiling", r.hearingCeiling, "(]");
   for (const [state, v] of Object.entries(r.stateFactor)) positive(`AwarenessOptions.stateFactor.${state}`, v);
   if (r.onEvent !== null) func("AwarenessOptions.onEvent", r.onEvent, "(event) => void");
+  if (r.check !== null) {
+    object("AwarenessOptions.check", r.check, "a SightingCheck { holds(sighting, poses) }");
+    func("AwarenessOptions.check.holds", r.check.holds, "(sighting, poses) => boolean");
+  }
+  if (typeof r.explain !== "boolean") fail("AwarenessOptions.explain", "must be a boolean", r.explain);
+  integer("AwarenessOptions.explainFills", r.explainFills, 1, 10_000, "steps");
   return r;
 }
 

@@ -1,0 +1,102 @@
+import { inRange, object, func } from "../../../shared/validation/rangeChecks.js";
+import type { JudgedPoses, Pose, Sighting, SightingCheck } from "../awareness/types.js";
+import type { VisionSystem } from "../visionSystem.js";
+
+/**
+ * What {@link SeenOnScreen} asks of the game: when each target's client was showing the world, and where
+ * observers were then. All times in milliseconds on one clock.
+ */
+export interface ShownPoses {
+  /** The time now. */
+  now(): number;
+  /**
+   * The time the target's client was showing the world at, as of the latest input the server has taken
+   * from it (its render time: the server's time minus half a round trip minus its interpolation delay);
+   * undefined when unknown (no input yet, or not a client's character).
+   */
+  renderTimeOf(targetId: string): number | undefined;
+  /** The observer's pose at `time`, written into `out`; false when there is none (then its present pose stands). */
+  poseAt(observerId: string, time: number, out: Pose): boolean;
+}
+
+/** Options of a {@link SeenOnScreen}; every field optional. */
+export interface SeenOnScreenOptions {
+  /**
+   * The furthest back a sighting is judged, milliseconds: a render time older than this (a high ping, a
+   * stale or forged stamp) is judged this far back, so no client can buy invisibility by lagging. A render
+   * time in the future is judged now. @default 250
+   */
+  maxRewindMs?: number;
+}
+
+/** Defaults of {@link SeenOnScreenOptions}. */
+export const DEFAULT_SEEN_ON_SCREEN_OPTIONS = Object.freeze({ maxRewindMs: 250 });
+
+/**
+ * The fairness mode: a sighting of a player raises its meter only if it holds both on the server now and
+ * from the observer's pose as that player's own screen showed it. Online, a player sees the guards half a
+ * round trip and an interpolation delay late: a guard that has turned toward them on the server may still
+ * look away on their screen, and "I was behind the wall!" is then true. Judged from both poses, that
+ * sighting does not count until the player's screen shows it too; a player in plain view on both is
+ * spotted as fast as ever.
+ *
+ * The player's own position is the server's, as of its latest input: that is where the player's screen
+ * shows it (a client predicts its own movement), so a duck behind cover counts from the step the server
+ * has it, and the steps before it were steps the player was still in the open on its own screen.
+ *
+ * Give it to the awareness model as its `check`: only sightings that would raise a meter below full ask
+ * it (a pair acquiring or filling), each for one more exact sight test from the rewound pose (the target's
+ * rays, usually 1-5; `rays` counts them). The vision engine stays free of any network: the times and past
+ * poses come from a {@link ShownPoses} (`PoseHistory` and a map of render times, or `sightline/colyseus`
+ * from Colyseus's `Rewind`).
+ *
+ * ```ts
+ * const fair = new SeenOnScreen(vision, { now, renderTimeOf, poseAt: (id, t, out) => history.poseAt(id, t, out) });
+ * const awareness = new AwarenessModel({ check: fair });
+ * ```
+ */
+export class SeenOnScreen implements SightingCheck {
+  /** The furthest back a sighting is judged, milliseconds. */
+  readonly maxRewindMs: number;
+  /** Since construction: sightings checked, those refused, render times cut to the cap, rays cast. */
+  readonly counts = { checked: 0, refused: 0, clamped: 0, rays: 0 };
+  private readonly scratch: JudgedPoses = { present: { x: 0, y: 0, facing: 0 }, rewound: { x: 0, y: 0, facing: 0 }, rewoundMs: 0 };
+
+  /** @throws RangeError naming the field for a bad source or option */
+  constructor(private readonly vision: VisionSystem, private readonly poses: ShownPoses, options: SeenOnScreenOptions = {}) {
+    object("SeenOnScreen poses", poses, "{ now, renderTimeOf, poseAt }");
+    func("SeenOnScreen poses.now", poses.now, "() => milliseconds");
+    func("SeenOnScreen poses.renderTimeOf", poses.renderTimeOf, "(targetId) => milliseconds | undefined");
+    func("SeenOnScreen poses.poseAt", poses.poseAt, "(observerId, time, out) => boolean");
+    object("SeenOnScreenOptions", options);
+    this.maxRewindMs = options.maxRewindMs === undefined ? DEFAULT_SEEN_ON_SCREEN_OPTIONS.maxRewindMs : inRange("SeenOnScreenOptions.maxRewindMs", options.maxRewindMs, 0, 10_000, "milliseconds");
+  }
+
+  /** Whether sighting `s` also holds from its observer's pose at the target's render time (capped); the poses go into `out`. */
+  holds(s: Sighting, out: JudgedPoses | null): boolean {
+    const judged = out ?? this.scratch;
+    this.counts.checked++;
+    if (!this.vision.poseOf(s.observerId, judged.present)) return true;
+    const now = this.poses.now();
+    const shown = this.poses.renderTimeOf(s.targetId);
+    let time = shown === undefined || !Number.isFinite(shown) ? now : shown;
+    if (time < now - this.maxRewindMs) {
+      time = now - this.maxRewindMs;
+      this.counts.clamped++;
+    } else if (time > now) time = now;
+    judged.rewoundMs = now - time;
+    const r = judged.rewound;
+    if (time === now || !this.poses.poseAt(s.observerId, time, r)) {
+      r.x = judged.present.x;
+      r.y = judged.present.y;
+      r.facing = judged.present.facing;
+      // Rendered as it is now: the server's own sighting is the answer.
+      return true;
+    }
+    const before = this.vision.raysCast;
+    const seen = this.vision.checkFrom(s.observerId, s.targetId, r);
+    this.counts.rays += this.vision.raysCast - before;
+    if (!seen) this.counts.refused++;
+    return seen;
+  }
+}
