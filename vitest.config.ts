@@ -22,6 +22,7 @@ const INTEGRATION = [
   "test/package/consumer.test.ts",
   "test/rooms/culling.test.ts",
   "test/rooms/doorsOnTheWire.test.ts",
+  "test/rooms/fairnessOnTheWire.test.ts",
   "test/rooms/frontDoor.test.ts",
   "test/rooms/hostile.test.ts",
   "test/rooms/hostileClients.test.ts",

@@ -97,6 +97,12 @@ export const SERVER_MESSAGES = Object.freeze({
    * player's view holds the emitter. Spectators following everyone get every noise as it was.
    */
   noise: "noise",
+  /**
+   * Why a guard or camera spotted the player (`ExplanationMessage`, `shared/explanationWire.ts`), after the
+   * patch of that step: only while the player's view holds that observer, and only the steps since it has
+   * held it. Spectators get every detection's, whole.
+   */
+  explanation: "explanation",
 } as const);
 
 /** Codes carried by the `error` message, one per reason. At most one per code per client per second. */

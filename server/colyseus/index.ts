@@ -6,6 +6,7 @@
  * naming its emitter only to those whose view holds it. Spectators follow a character without its owner-only fields; casters see all.
  */
 export { SightlinePlugin } from "./sightlinePlugin.js";
+export type { RewoundPoses } from "./rewoundPoses.js";
 export type { EntitySpec, CulledSendOptions, SightlineCounters, PluginRevealOptions, SpectateOptions } from "./pluginTypes.js";
 export { DEFAULT_SIGHTLINE_OPTIONS, type SightlineOptions, type Position } from "./sightlineOptions.js";
 export type { RoundTripCounts } from "./roundTrips.js";

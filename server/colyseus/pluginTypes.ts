@@ -1,4 +1,5 @@
 import type { Client } from "@colyseus/core";
+import { fail, object } from "../../shared/validation/rangeChecks.js";
 import type { AuditCounts } from "../culling/index.js";
 import type { MessageCounts } from "./culledMessages.js";
 import type { NoiseCounts } from "./culledNoises.js";
@@ -82,4 +83,16 @@ export interface SpectateOptions {
    * only the player does.
    */
   ownerFields?: boolean;
+}
+
+/** A client's session id (a session id passes through). @internal */
+export function sessionOf(client: Client | string | undefined): string | undefined {
+  return client === undefined || typeof client === "string" ? client : client.sessionId;
+}
+
+/** Whether spectate options grant owner-only fields (a RangeError for a bad value). @internal */
+export function ownerFields(options: SpectateOptions): boolean {
+  const o = object<SpectateOptions>("SpectateOptions", options);
+  if (o.ownerFields !== undefined && typeof o.ownerFields !== "boolean") fail("SpectateOptions.ownerFields", "must be a boolean", o.ownerFields);
+  return o.ownerFields === true;
 }

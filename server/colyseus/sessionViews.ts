@@ -45,6 +45,11 @@ export class SessionViews {
   /** Some team or character changed: views may lack team tags they now deserve. */
   private tagsStale = false;
 
+  /** The session playing character `id`, if a client plays it. */
+  playerOf(id: string): string | undefined {
+    return this.players.get(id);
+  }
+
   constructor(
     private readonly entities: EntityRegistry,
     private readonly views: () => ClientViews,

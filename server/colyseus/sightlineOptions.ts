@@ -1,7 +1,8 @@
 import type { Schema } from "@colyseus/schema";
 import type { ViewCullingOptions } from "../culling/index.js";
 import { Hearing } from "../hearing/hearing.js";
-import { fail, func, oneOf, within } from "../../shared/validation/rangeChecks.js";
+import { DEFAULT_SEEN_ON_SCREEN_OPTIONS, type SeenOnScreenOptions } from "../vision/fairness/seenOnScreen.js";
+import { fail, func, object, oneOf, within } from "../../shared/validation/rangeChecks.js";
 
 /** Where an entity is, meters: written by a {@link SightlineOptions.position} reader. */
 export interface Position {
@@ -76,6 +77,17 @@ export interface SightlineOptions extends Omit<ViewCullingOptions, "onAdd" | "on
    * the first noise is sent.
    */
   hearing?: Hearing;
+  /**
+   * The fairness mode's history (see `SeenOnScreen` in `sightline`): with it, {@link SightlinePlugin.shownPoses}
+   * records your observers' poses in Colyseus's `Rewind` and reads each player's render time from the
+   * room's `defineInput` stream. `maxRewindMs`: as `SeenOnScreenOptions` (default 250).
+   */
+  seenOnScreen?: SeenOnScreenOptions;
+}
+
+/** The rewind cap of {@link SightlineOptions.seenOnScreen}, milliseconds, given its options. @internal */
+export function rewindCapOf(o: SeenOnScreenOptions): number {
+  return o.maxRewindMs ?? DEFAULT_SEEN_ON_SCREEN_OPTIONS.maxRewindMs;
 }
 
 /** Defaults of the plugin's own options. */
@@ -101,6 +113,10 @@ export function checkPluginOptions(o: SightlineOptions): void {
   if (o.roundTrip !== undefined) func("SightlineOptions.roundTrip", o.roundTrip, "(sessionId) => milliseconds | undefined");
   if (o.hearing !== undefined && !(o.hearing instanceof Hearing)) fail("SightlineOptions.hearing", "must be a Hearing (from sightline)", o.hearing);
   if (o.pingIntervalMs !== undefined) within("SightlineOptions.pingIntervalMs", o.pingIntervalMs, 100, 60_000, "milliseconds");
+  if (o.seenOnScreen !== undefined) {
+    object("SightlineOptions.seenOnScreen", o.seenOnScreen, "{ maxRewindMs? }");
+    if (o.seenOnScreen.maxRewindMs !== undefined) within("SightlineOptions.seenOnScreen.maxRewindMs", o.seenOnScreen.maxRewindMs, 0, 10_000, "milliseconds");
+  }
 }
 
 /** Reads `x` and `y` fields. @internal */

@@ -9,11 +9,12 @@ import { CulledNoises, type NoiseSendOptions } from "./culledNoises.js";
 import type { Noise } from "../hearing/hearing.js";
 import { LoopWatch } from "./loopWatch.js";
 import { checkCullable, EntityRegistry } from "./entityRegistry.js";
-import type { CulledSendOptions, EntitySpec, PluginRevealOptions, SightlineCounters, SpectateOptions } from "./pluginTypes.js";
+import { ownerFields, sessionOf, type CulledSendOptions, type EntitySpec, type PluginRevealOptions, type SightlineCounters, type SpectateOptions } from "./pluginTypes.js";
 import { hookRoom } from "./roomHooks.js";
 import { RoundTrips } from "./roundTrips.js";
 import { SessionViews } from "./sessionViews.js";
-import { checkPluginOptions, DEFAULT_SIGHTLINE_OPTIONS, readFixedXY, readXY, type SightlineOptions } from "./sightlineOptions.js";
+import { checkPluginOptions, DEFAULT_SIGHTLINE_OPTIONS, readFixedXY, readXY, rewindCapOf, type SightlineOptions } from "./sightlineOptions.js";
+import { RewoundPoses } from "./rewoundPoses.js";
 import { ViewUpdates } from "./viewUpdates.js";
 
 /**
@@ -62,6 +63,7 @@ export class SightlinePlugin extends RoomPlugin {
   private cycle: ViewUpdates | null = null;
   private noises: CulledNoises | null = null;
   private releaseWatch: (() => void) | undefined;
+  private poses: RewoundPoses | undefined;
 
   /** @param options options known when the room class is written; {@link start} adds the rest */
   constructor(options?: Partial<SightlineOptions>) {
@@ -114,6 +116,17 @@ export class SightlinePlugin extends RoomPlugin {
       leave: (client) => this.release(client.sessionId),
       dispose: () => this.stop(),
     });
+  }
+
+  /**
+   * The fairness mode's history (`SightlineOptions.seenOnScreen`, given to the constructor): made on first
+   * use, in `onCreate` (it calls `allowRewindState`). Give it to a `SeenOnScreen`; record your observers'
+   * poses in it each step. Throws a RangeError when the option was not given.
+   */
+  get shownPoses(): RewoundPoses {
+    const o = this.defaults?.seenOnScreen;
+    if (o === undefined) fail("SightlineOptions.seenOnScreen", "must be given to the plugin's constructor to record poses", o);
+    return (this.poses ??= new RewoundPoses(this.room as Room, rewindCapOf(o), (id) => this.sessions?.playerOf(id)));
   }
 
   /** Whether culling is on (false: every view holds everything). */
@@ -382,16 +395,4 @@ export class SightlinePlugin extends RoomPlugin {
     this.sessions!.entered(sessionId, id);
     this.router?.entered(sessionId, id, performance.now());
   }
-}
-
-/** A client's session id (a session id passes through). */
-function sessionOf(client: Client | string | undefined): string | undefined {
-  return client === undefined || typeof client === "string" ? client : client.sessionId;
-}
-
-/** Whether spectate options grant owner-only fields (a RangeError for a bad value). */
-function ownerFields(options: SpectateOptions): boolean {
-  const o = object<SpectateOptions>("SpectateOptions", options);
-  if (o.ownerFields !== undefined && typeof o.ownerFields !== "boolean") fail("SpectateOptions.ownerFields", "must be a boolean", o.ownerFields);
-  return o.ownerFields === true;
 }

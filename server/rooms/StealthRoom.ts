@@ -1,9 +1,11 @@
 import { CloseCode, definePlugins, Room, TimestepException, type Client, type InputAPI, type RoomException, type RoomMethodName } from "@colyseus/core";
-import { SightlinePlugin } from "sightline/colyseus";
+import { SightlinePlugin, type RewoundPoses } from "sightline/colyseus";
 import { ERROR_CODES, JoinOptions, MoveInput, SERVER_MESSAGES } from "../../shared/protocol.js";
 import { PlayerState, StealthState } from "../../shared/schema.js";
+import { encodeExplanation } from "../../shared/explanationWire.js";
+import type { DetectionEvent } from "sightline";
 import { describeIssues } from "../../shared/validation/describeIssues.js";
-import { StealthSimulation } from "../sim/stealthSimulation.js";
+import { StealthSimulation, type SimFairness } from "../sim/stealthSimulation.js";
 import { ExploredTiles } from "./exploredTiles.js";
 import { FrameHygiene } from "./frameHygiene.js";
 import { GameLoop } from "../loop/gameLoop.js";
@@ -14,7 +16,7 @@ import { registerMessages } from "./messageIntake.js";
 import { MapCatalog } from "./mapCatalog.js";
 import { Refusal } from "./refusal.js";
 import { RoomExceptions } from "./roomExceptions.js";
-import { DEFAULT_ROOM_SETTINGS, extraGuardsFor, keepsDoors, keepsHearing, type StealthRoomSettings } from "./roomSettings.js";
+import { DEFAULT_ROOM_SETTINGS, extraGuardsFor, keepsDoors, keepsFairness, keepsHearing, type StealthRoomSettings } from "./roomSettings.js";
 import { RoomStats } from "../ops/roomStats.js";
 import { asksToSpectate, Spectators } from "./spectators.js";
 import { StateMirror } from "./stateMirror.js";
@@ -30,8 +32,9 @@ const FOOTSTEPS_HIDDEN = Object.freeze({ whenHidden: true });
  * the vision engine, awareness meters and detection events synced through schema, culled per client by
  * the `sightline/colyseus` plugin. This class keeps lifecycle and wiring; each concern is its own unit.
  *
- * Create options `map` (a map name, default "demo"), `doors` (false: without the map's doors) and
- * `hearing` (false: silent footsteps, deaf guards). Join
+ * Create options `map` (a map name, default "demo"), `doors` (false: without the map's doors),
+ * `hearing` (false: silent footsteps, deaf guards) and `fairness` (false: guards judge on the server's
+ * poses alone, not also on what each player's screen showed; see `SeenOnScreen`). Join
  * options `spawn` (a spawn's name) and `team`.
  * Each step (default 20 Hz): inputs (doors and smoke asked for included) -> physics and vision -> bodies,
  * doors and smoke into the schema -> culling -> awareness into the schema; then the patch, and after it
@@ -47,7 +50,8 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   override state = new StealthState();
   /** The input stream, defined in `onCreate`: its tick rate comes from the settings, which a subclass sets. */
   declare inputs: InputAPI<MoveInput>;
-  override plugins = definePlugins([new SightlinePlugin()]);
+  // The fairness mode's pose history is made only when a room asks for it (`shownPoses`).
+  override plugins = definePlugins([new SightlinePlugin({ seenOnScreen: {} })]);
   /** Counters and tick timings (see `RoomStats`). */
   readonly stats = new RoomStats();
   /** The simulation (set in `onCreate`). */
@@ -70,13 +74,14 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     return this.plugins.sightline;
   }
 
-  override onCreate(options: { map?: unknown; guards?: unknown; doors?: unknown; hearing?: unknown } = {}): void {
+  override onCreate(options: { map?: unknown; guards?: unknown; doors?: unknown; hearing?: unknown; fairness?: unknown } = {}): void {
     const s = this.settings;
     const chosen = (s.catalog ?? MapCatalog.bundled()).forOption(options.map);
     const map = keepsDoors(options.doors) ? chosen : { ...chosen, doors: [] };
     this.maxClients = s.maxClients;
     this.maxMessagesPerSecond = s.maxMessagesPerSecond;
-    this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate, extraGuards: extraGuardsFor(options.guards, map.guards.length, s.maxGuards), hearing: keepsHearing(options.hearing) });
+    const fairness = keepsFairness(options.fairness) ? fairnessOf(this.plugins.sightline.shownPoses, 1000 / s.tickRate) : undefined;
+    this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate, extraGuards: extraGuardsFor(options.guards, map.guards.length, s.maxGuards), hearing: keepsHearing(options.hearing), fairness });
     this.spectators = new Spectators(s.spectatorToken);
     this.explored = new ExploredTiles(map, this.sim.occluders);
     this.mirror = new StateMirror(this.sim, this.state, this.stats);
@@ -205,6 +210,19 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     return this.settings.now?.() ?? this.clock.currentTime;
   }
 
+  /**
+   * Each `spotted` of this step explains itself to its player, only while the player's view holds the
+   * observer and only as far back as it has held it (what the player could know anyway); spectators get it whole.
+   */
+  private explain(result: { events: readonly DetectionEvent[] }): void {
+    for (const e of result.events) {
+      if (e.type !== "spotted" || e.explanation === undefined) continue;
+      const since = this.mirror.inViewSince(e.targetId, e.observerId);
+      if (since !== undefined) this.clients.getById(e.targetId)?.send(SERVER_MESSAGES.explanation, encodeExplanation(e.explanation, since), AFTER_PATCH);
+      if (this.spectators.count > 0) this.spectators.sendAll(SERVER_MESSAGES.explanation, { ...encodeExplanation(e.explanation), target: e.targetId });
+    }
+  }
+
   /** One fixed step. */
   private step(): void {
     const started = performance.now();
@@ -234,11 +252,17 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
       const by = r.by !== undefined && this.plugins.sightline.has(r.playerId, r.by) ? r.by : undefined;
       this.clients.getById(r.playerId)?.send(SERVER_MESSAGES.round, by === undefined ? { type: r.type } : { type: r.type, by }, AFTER_PATCH);
     }
+    this.explain(result);
     this.spectators.afterTick(this.sim.vision.rayLog, this.state, this.plugins.sightline);
     this.stats.rays += result.vision.rays;
     this.stats.stalenessMax = result.vision.staleness.max;
     this.stats.recordTick(performance.now() - started, stepMs, cullMs);
   }
+}
+
+/** The simulation's fairness hookup over the plugin's Colyseus `Rewind` history: recorded once per step of the room's own loop. */
+function fairnessOf(poses: RewoundPoses, stepMs: number): SimFairness {
+  return { poses, record: (id, x, y, facing) => poses.record(id, x, y, facing), commit: () => poses.commit(stepMs) };
 }
 
 /** A `StealthRoom` class with some settings changed, for `defineRoom` (e.g. from environment variables). */

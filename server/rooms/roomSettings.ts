@@ -83,6 +83,15 @@ export function keepsHearing(hearing: unknown): boolean {
   return booleanOption("hearing", hearing);
 }
 
+/**
+ * The create option `fairness` (default true): false judges sightings on the server's poses alone, without
+ * the fairness mode (`SeenOnScreen`), what the mode costs, for load tests. Throws a Refusal for anything
+ * but a boolean.
+ */
+export function keepsFairness(fairness: unknown): boolean {
+  return booleanOption("fairness", fairness);
+}
+
 function booleanOption(name: string, value: unknown): boolean {
   if (value === undefined) return true;
   if (typeof value !== "boolean") throw new Refusal(`option "${name}" must be a boolean (got ${describeValue(value)})`);

@@ -118,6 +118,11 @@ export class Spectators {
     return undefined;
   }
 
+  /** Sends a message to every spectator (after the next patch). */
+  sendAll(type: string, payload: unknown): void {
+    for (const s of this.spectators.values()) s.client.send(type, payload, { afterNextPatch: true });
+  }
+
   /**
    * After a tick: the rays cast this tick to every spectator, and to each one watching a player, that
    * player's received entities if they changed (`views`: the room's culling).

@@ -22,6 +22,11 @@ export class StateMirror {
    */
   private readonly meterStamps = new Map<DetectionMeter, number>();
   private meterSyncs = 0;
+  /**
+   * The tick each meter was made at: a meter exists only while its observer is in its target's view, so
+   * this is when the target's client last began to see that observer.
+   */
+  private readonly meterSince = new Map<DetectionMeter, number>();
 
   constructor(private readonly sim: StealthSimulation, private readonly state: StealthState, private readonly stats: RoomStats) {
     for (const g of sim.guards) {
@@ -100,6 +105,16 @@ export class StateMirror {
     return result.round;
   }
 
+  /**
+   * The tick since which player `targetId`'s view has held `observerId` without a break while their meter
+   * was above 0 (after {@link syncAwareness}); undefined when it does not hold it now. What an explanation
+   * sent to that player may cover: nothing from before it saw that observer.
+   */
+  inViewSince(targetId: string, observerId: string): number | undefined {
+    const meter = this.state.players.get(targetId)?.meters.get(observerId);
+    return meter === undefined ? undefined : this.meterSince.get(meter);
+  }
+
   /** Mirrors every awareness level above 0 into its target's `meters`, dropping meters back at 0. */
   private syncMeters(views: ViewMembership): void {
     const stamps = this.meterStamps;
@@ -113,6 +128,7 @@ export class StateMirror {
       if (meter === undefined) {
         meter = new DetectionMeter();
         ps.meters.set(observerId, meter);
+        this.meterSince.set(meter, this.state.tick);
       }
       // Hundredths are all a meter needs on screen, and they spare a patch on most ticks of a slow decay.
       meter.level = Math.round(level * 100) / 100;
@@ -125,10 +141,17 @@ export class StateMirror {
         if (stamps.get(meter) !== stamp) {
           ps.meters.delete(observerId);
           stamps.delete(meter);
+          this.meterSince.delete(meter);
         }
       }
     });
     // Meters of players who left went with their state: forget their stamps now and then.
-    if (stamp % 100 === 0) for (const [meter, at] of stamps) if (at !== stamp) stamps.delete(meter);
+    if (stamp % 100 === 0) {
+      for (const [meter, at] of stamps) {
+        if (at === stamp) continue;
+        stamps.delete(meter);
+        this.meterSince.delete(meter);
+      }
+    }
   }
 }

@@ -1,7 +1,7 @@
 import { Vec2, type Body } from "planck";
 import { Occluders } from "sightline/occluders";
 import { DEFAULT_MOVEMENT_RULES, type MovementRules, type Motion } from "../../shared/movement/applyInput.js";
-import { AwarenessModel, VisionSystem, type AwarenessOptions, type DetectionEvent, type ObserverState, type VisionOptions } from "sightline";
+import { AwarenessModel, SeenOnScreen, VisionSystem, type AwarenessOptions, type DetectionEvent, type ObserverState, type ShownPoses, type VisionOptions } from "sightline";
 import { CHARACTER_RADIUS, DISTRACTION, DOOR_REACH, SMOKE, TICK_RATE } from "../../shared/gameRules.js";
 import { cameraFacing } from "./cameraSweep.js";
 import { createCharacterBody } from "./characterBody.js";
@@ -43,6 +43,21 @@ export interface SimulationOptions {
   extraGuards?: number;
   /** False: nobody makes a sound and guards are deaf (what hearing costs, for load tests). Default true. */
   hearing?: boolean;
+  /**
+   * The fairness mode (`SeenOnScreen`): guards' and cameras' sightings count toward a meter below full only
+   * if they also hold from where the player's own screen showed the observer. `record` takes each
+   * observer's pose every step, before the awareness step; `commit` ends the step's records. Default off.
+   */
+  fairness?: SimFairness;
+}
+
+/** How the simulation records and rewinds its observers' poses for the fairness mode. */
+export interface SimFairness {
+  poses: ShownPoses;
+  record(id: string, x: number, y: number, facing: number): void;
+  commit(): void;
+  /** As `SeenOnScreenOptions.maxRewindMs` (default 250). */
+  maxRewindMs?: number;
 }
 
 export type { RoundEvent, SimCamera, SimGuard, SimPlayer, StepResult } from "./simEntities.js";
@@ -83,6 +98,9 @@ export class StealthSimulation {
   readonly ears: RoomHearing;
   readonly vision: VisionSystem;
   readonly awareness: AwarenessModel;
+  /** The fairness mode's check, when on (its `counts` say what it cost and refused). */
+  readonly seenOnScreen: SeenOnScreen | null;
+  private readonly fairness: SimFairness | null;
   readonly nav: NavGrid;
   readonly tickRate: number;
   readonly dt: number;
@@ -148,7 +166,10 @@ export class StealthSimulation {
     this.smokes = new SmokeGrenades(this.occluders, map);
     this.ears = new RoomHearing(this.occluders, map, options.hearing !== false);
     this.vision = new VisionSystem(this.occluders, options.vision);
-    this.awareness = new AwarenessModel(options.awareness);
+    const fair = options.fairness;
+    this.fairness = fair ?? null;
+    this.seenOnScreen = fair === undefined ? null : new SeenOnScreen(this.vision, fair.poses, { maxRewindMs: fair.maxRewindMs });
+    this.awareness = new AwarenessModel(this.seenOnScreen === null ? options.awareness : { explain: true, ...options.awareness, check: this.seenOnScreen });
     this.nav = NavGrid.ofMap(map, { world: this.world, clearance: this.characterRadius });
     this.sensing = new GuardSensing(this.vision, this.awareness, this.players);
 
@@ -176,6 +197,8 @@ export class StealthSimulation {
       this.vision.addObserver(id, { position: { x: c.x, y: c.y }, facing: c.facing, fov: c.fov, range: c.range });
       this.cameras.push({ id, placement: c, facing: c.facing });
     }
+    // The history starts with the map's poses: a room declares what it rewinds before anyone joins.
+    this.recordPoses();
   }
 
   /**
@@ -311,6 +334,7 @@ export class StealthSimulation {
       c.facing = cameraFacing(c.placement, time);
       this.vision.moveObserver(c.id, c.placement.x, c.placement.y, c.facing);
     }
+    this.recordPoses();
 
     // 4. The scheduler's slice of sight rays; footsteps and thuds, and who among the guards hears them.
     const vision = this.vision.tick();
@@ -338,6 +362,18 @@ export class StealthSimulation {
     this.round.length = 0;
     checkRound(this, 2 * this.characterRadius + this.catchReach, this.exits, this.round, this.events);
     return { tick: this.tick, vision, events, round: this.round, doorsToggled, noises: this.ears.noises };
+  }
+
+  /** With the fairness mode, where every guard and camera is now, into the pose history. */
+  private recordPoses(): void {
+    const fair = this.fairness;
+    if (fair === null) return;
+    for (const g of this.guards) {
+      const at = g.body.getPosition();
+      fair.record(g.id, at.x, at.y, g.brain.facing);
+    }
+    for (const c of this.cameras) fair.record(c.id, c.placement.x, c.placement.y, c.facing);
+    fair.commit();
   }
 
   /** The awareness state of a guard or camera ("idle" for unknown ids). */

@@ -1,0 +1,98 @@
+import type { Room } from "@colyseus/core";
+import { schema, t } from "@colyseus/schema";
+import type { Rewind } from "@colyseus/core";
+import { wrapAngle } from "../../shared/math/angle.js";
+import { finite, nonEmptyString } from "../../shared/validation/rangeChecks.js";
+import type { Pose, ShownPoses } from "../vision/index.js";
+
+/**
+ * An observer's pose as Colyseus's `Rewind` records it: an instance of this class per observer, kept by
+ * the plugin and never put in the room's state (so nothing of it is sent). `turn` is the facing unwrapped
+ * (it keeps counting past +-PI), so the rewind's linear interpolation turns the shorter way.
+ */
+const RecordedPose = schema({ x: t.number(), y: t.number(), turn: t.number() }, "SightlineRecordedPose");
+type RecordedPose = InstanceType<typeof RecordedPose>;
+
+/** The room's input stream, as far as render times go (`this.inputs` of a room that called `defineInput`). */
+interface RenderStamps {
+  get(sessionId: string): { renderTime: number };
+}
+
+/**
+ * The fairness mode's history in a Colyseus room: `ShownPoses` for `SeenOnScreen`, from Colyseus's own
+ * `Rewind` (`room.allowRewindState`) and the render time the SDK stamps on each input (a room with
+ * `defineInput`; a client's `room.input({ renderDelay })` says its interpolation delay). Times are the
+ * room clock's elapsed milliseconds, as Colyseus stamps them. Made by `SightlinePlugin.shownPoses`.
+ *
+ * ```ts
+ * // each step, after moving the observers:
+ * for (const g of guards) plugin.shownPoses.record(g.id, g.x, g.y, g.facing);
+ * plugin.shownPoses.commit(stepMs);
+ * ```
+ */
+export class RewoundPoses implements ShownPoses {
+  private readonly rewind: Rewind;
+  private readonly poses = new Map<string, RecordedPose>();
+
+  constructor(
+    private readonly room: Room,
+    maxRewindMs: number,
+    private readonly playerOf: (characterId: string) => string | undefined,
+  ) {
+    // A little more history than the cap, so a pose at the cap is read between two records.
+    this.rewind = room.allowRewindState({ maxRewindMs: maxRewindMs + 100 });
+  }
+
+  /**
+   * Where observer `id` is now (meters, radians), for the next {@link commit}: call it for every observer
+   * each step, after moving them.
+   */
+  record(id: string, x: number, y: number, facing: number): void {
+    nonEmptyString("RewoundPoses.record id", id);
+    finite("RewoundPoses.record x", x, "meters");
+    finite("RewoundPoses.record y", y, "meters");
+    finite("RewoundPoses.record facing", facing, "radians");
+    let pose = this.poses.get(id);
+    if (pose === undefined) {
+      pose = new RecordedPose();
+      pose.turn = facing;
+      this.poses.set(id, pose);
+      this.rewind.attach(pose, { fields: ["x", "y", "turn"], mode: "snapshot" });
+    }
+    pose.x = x;
+    pose.y = y;
+    pose.turn += wrapAngle(facing - pose.turn);
+  }
+
+  /** Stamps this step's poses with the room clock (once a step, after every {@link record}). */
+  commit(stepMs: number): void {
+    this.rewind.record(this.room.clock.elapsedTime, stepMs);
+  }
+
+  /** Forgets observer `id` (removed from the game). */
+  forget(id: string): void {
+    this.poses.delete(id);
+  }
+
+  now(): number {
+    return this.room.clock.elapsedTime;
+  }
+
+  renderTimeOf(targetId: string): number | undefined {
+    const sessionId = this.playerOf(targetId);
+    const inputs = (this.room as unknown as { inputs?: RenderStamps }).inputs;
+    if (sessionId === undefined || inputs === undefined) return undefined;
+    // 0: the client's inputs carry no stamp (yet): judged now.
+    const time = inputs.get(sessionId)?.renderTime ?? 0;
+    return time > 0 ? time : undefined;
+  }
+
+  poseAt(observerId: string, time: number, out: Pose): boolean {
+    const pose = this.poses.get(observerId);
+    if (pose === undefined) return false;
+    out.x = this.rewind.valueAt(pose, time, "x");
+    out.y = this.rewind.valueAt(pose, time, "y");
+    out.facing = wrapAngle(this.rewind.valueAt(pose, time, "turn"));
+    return true;
+  }
+}
