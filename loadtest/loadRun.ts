@@ -118,6 +118,7 @@ export async function runLoad(options: LoadTestOptions, endpoints: string | stri
   const turnedOff = {
     ...(options.levelPlay === "off" && options.server !== "plain" ? { doors: false } : {}),
     ...(options.hearing === "off" && options.server !== "plain" ? { hearing: false } : {}),
+    ...(options.fairness === "off" && options.server !== "plain" ? { fairness: false } : {}),
   };
   const createOptions = (room: number): Record<string, unknown> =>
     options.guards === undefined ? { map: options.map, ...turnedOff } : { map: options.map, guards: options.guards[room % options.guards.length], ...turnedOff };

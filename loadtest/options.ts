@@ -67,6 +67,12 @@ export interface LoadTestOptions {
    */
   hearing: "on" | "off";
   /**
+   * Whether our rooms judge sightings also on what each player's screen showed (the fairness mode,
+   * `SeenOnScreen`). `off` creates the rooms with `fairness: false`, what the mode costs. Always off for
+   * the plain peer, which has no vision.
+   */
+  fairness: "on" | "off";
+  /**
    * Hold the run to the capacity targets (patch rate >= 19 per room, event-loop lag p99 <= 25 ms, live
    * heap growth < 10%): a miss fails it. Off, the figures are printed without targets.
    */
@@ -118,13 +124,15 @@ export const USAGE = `usage: npm run loadtest -- [flags]          (against a run
   --audit <f>            with --local: share of clients the culling audit checks, 0..1 (default 0.1)
   --server stealth|plain with --local: the server to start (default stealth); plain is the peer baseline,
                          a plain Colyseus room of the same shape with no vision or culling (--culling,
-                         --audit, --level-play and --hearing do not apply to it)
+                         --audit, --level-play, --hearing and --fairness do not apply to it)
   --level-play on|off    bots open shut doors on their way, some shut them behind them, and throw smoke
                          grenades and distractions now and then (default on); off: none of it, to compare
                          a run without them
   --hearing on|off       the rooms hear (default on): footsteps by gait, distractions, guards that listen,
                          noise messages to each client; off: rooms created with hearing: false (no noise,
                          deaf guards), to compare a run without it
+  --fairness on|off      guards judge sightings also on what each player's screen showed (default on);
+                         off: rooms created with fairness: false, to compare a run without it
   --runs <n>             runs in a row, 1..10, each on a fresh local server with --local; the report
                          adds the median and worst of each figure and, per target, the runs that met it
   --results-dir <dir>    save each run's summary JSON there as <date>-<commit>-<label>-run<i>.json
@@ -162,6 +170,7 @@ const FLAGS = {
   server: { type: "string" },
   "level-play": { type: "string" },
   hearing: { type: "string" },
+  fairness: { type: "string" },
   targets: { type: "boolean" },
   runs: { type: "string" },
   "results-dir": { type: "string" },
@@ -199,6 +208,8 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
   if (levelPlay !== "on" && levelPlay !== "off") throw new UsageError(`--level-play must be on or off (got ${JSON.stringify(levelPlay)})`);
   const hearing = values.hearing ?? "on";
   if (hearing !== "on" && hearing !== "off") throw new UsageError(`--hearing must be on or off (got ${JSON.stringify(hearing)})`);
+  const fairness = values.fairness ?? "on";
+  if (fairness !== "on" && fairness !== "off") throw new UsageError(`--fairness must be on or off (got ${JSON.stringify(fairness)})`);
   const clients = integer(values.clients, "--clients", 16, 1, MAX_CLIENTS);
   const rooms = integer(values.rooms, "--rooms", 1, 1, MAX_CLIENTS);
   if (rooms > clients) throw new UsageError(`--rooms (${rooms}) cannot exceed --clients (${clients}): every room is created by a bot`);
@@ -256,6 +267,7 @@ export function parseLoadTestArgs(args: readonly string[]): LoadTestOptions | "h
     levelPlay: server === "plain" ? "off" : levelPlay,
     // Nor hearing: its room makes no noise and takes no `hearing` option.
     hearing: server === "plain" ? "off" : hearing,
+    fairness: server === "plain" ? "off" : fairness,
     targets: values.targets === true,
     runs: integer(values.runs, "--runs", 1, 1, 10),
     resultsDir: values["results-dir"],

@@ -5,6 +5,7 @@
 import { awarenessCalibrationBench } from "./awarenessCalibration.js";
 import { cullingBench } from "./culling.js";
 import { doorsBench } from "./doors.js";
+import { fairnessBench } from "./fairness.js";
 import { fovBench } from "./fov.js";
 import { hearingBench } from "./hearing.js";
 import { hearingAccuracyBench } from "./hearingAccuracy.js";
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<void> | void> = {
   "room-tick": roomTickBench,
   culling: cullingBench,
   doors: doorsBench,
+  fairness: fairnessBench,
   fov: fovBench,
   hearing: hearingBench,
 };

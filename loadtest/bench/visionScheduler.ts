@@ -6,9 +6,10 @@
  *  - an exact oracle, untimed: a full, cache-free, hysteresis-free pass, giving what is truly visible.
  * For each: CPU ms per tick (median, p99), tree rays per tick, and detection latency: ticks from the tick a
  * pair becomes truly visible to the first tick `canSee` says so (0 = the same tick), p50/p99/max, plus
- * the glimpses never detected before they ended.
+ * the glimpses never detected before they ended. Then awareness on top of the engine, and what the
+ * fairness mode adds to that (see `fairnessOverhead`).
  */
-import { AwarenessModel, VisionSystem } from "sightline";
+import { AwarenessModel, PoseHistory, SeenOnScreen, VisionSystem } from "sightline";
 import { TICK_SECONDS } from "../../shared/gameRules.js";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
 import { NaivePass } from "./naivePass.js";
@@ -76,6 +77,64 @@ export async function visionSchedulerBench(): Promise<void> {
     }));
   }
   awarenessOverhead();
+  fairnessOverhead();
+}
+
+/** The fairness variant's round trip and interpolation delay, ms: the screen is this far behind. */
+const FAIR_LAG_MS = 120 + 100;
+
+/**
+ * What the fairness mode adds to the reference room's tick (poses in, vision tick, awareness step): four
+ * replays of the same trajectory, built off, on, on, off and stepped tick by tick in a rotating order
+ * (which of two identical rooms is built first moves its tick by a few percent), pooled per variant. With
+ * the mode on, every guard's pose goes into a `PoseHistory` each tick and the model asks a `SeenOnScreen`
+ * about each sighting that would raise a meter below full, every player's screen 220 ms behind (a 120 ms
+ * round trip and 100 ms of interpolation). Target: on over off at most 1.20.
+ */
+export function fairnessOverhead(): void {
+  const rooms = [false, true, true, false].map((on) => fairRoom(on));
+  const ms = rooms.map(() => [] as number[]);
+  for (let tick = 0; tick < TICKS; tick++) {
+    for (let k = 0; k < rooms.length; k++) {
+      const i = (k + tick) % rooms.length;
+      const t0 = performance.now();
+      rooms[i]!.tick(tick);
+      if (tick >= WARM_UP_TICKS) ms[i]!.push(performance.now() - t0);
+    }
+  }
+  const pooled = (on: boolean) => rooms.flatMap((r, i) => (r.on === on ? ms[i]! : []));
+  const sum = (v: number[]) => v.reduce((a, b) => a + b, 0);
+  const [off, on] = [pooled(false), pooled(true)];
+  const fair = rooms.find((r) => r.on)!.fair!.counts;
+  console.log(JSON.stringify({
+    bench: "vision-scheduler", variant: "fairness", budget: 256, guards: 1024, players: 64, ticks: TICKS, screenLagMs: FAIR_LAG_MS,
+    msPerTick: { off: round(sum(off) / off.length), on: round(sum(on) / on.length), offMedian: round(percentile([...off], 0.5)), onMedian: round(percentile([...on], 0.5)) },
+    ratio: round(sum(on) / sum(off)),
+    ratioOfMedians: round(percentile([...on], 0.5) / percentile([...off], 0.5)),
+    checksPerTick: round(fair.checked / TICKS), refusedPerTick: round(fair.refused / TICKS), raysPerCheck: round(fair.rays / Math.max(1, fair.checked)),
+    target: "on <= 1.20x off", holds: sum(on) / sum(off) <= 1.2,
+  }));
+}
+
+/** One replay of the reference room with awareness, and with the fairness mode when `on`. */
+function fairRoom(on: boolean) {
+  const level = freshLevel();
+  const vision = makeVision(level, {});
+  const history = new PoseHistory();
+  let now = 0;
+  const fair = on ? new SeenOnScreen(vision, { now: () => now, renderTimeOf: () => now - FAIR_LAG_MS, poseAt: (id, t, out) => history.poseAt(id, t, out) }) : null;
+  const awareness = new AwarenessModel(fair === null ? {} : { check: fair });
+  return {
+    on, fair,
+    tick(tick: number): void {
+      stepBenchLevel(level);
+      now = tick * TICK_SECONDS * 1000;
+      pushPoses(level, vision);
+      if (on) for (const g of level.guards) history.record(g.id, now, g.x, g.y, g.facing);
+      vision.tick();
+      awareness.step(tick, TICK_SECONDS, vision.sightings());
+    },
+  };
 }
 
 /**

@@ -80,7 +80,7 @@ export interface SightlineOptions extends Omit<ViewCullingOptions, "onAdd" | "on
   /**
    * The fairness mode's history (see `SeenOnScreen` in `sightline`): with it, {@link SightlinePlugin.shownPoses}
    * records your observers' poses in Colyseus's `Rewind` and reads each player's render time from the
-   * room's `defineInput` stream. `maxRewindMs`: as `SeenOnScreenOptions` (default 250).
+   * room's `defineInput` stream. `maxRewindMs`: as `SeenOnScreenOptions` (default 350).
    */
   seenOnScreen?: SeenOnScreenOptions;
 }

@@ -56,7 +56,7 @@ export interface SimFairness {
   poses: ShownPoses;
   record(id: string, x: number, y: number, facing: number): void;
   commit(): void;
-  /** As `SeenOnScreenOptions.maxRewindMs` (default 250). */
+  /** As `SeenOnScreenOptions.maxRewindMs` (default 350). */
   maxRewindMs?: number;
 }
 

@@ -24,13 +24,13 @@ export interface SeenOnScreenOptions {
   /**
    * The furthest back a sighting is judged, milliseconds: a render time older than this (a high ping, a
    * stale or forged stamp) is judged this far back, so no client can buy invisibility by lagging. A render
-   * time in the future is judged now. @default 250
+   * time in the future is judged now. @default 350
    */
   maxRewindMs?: number;
 }
 
 /** Defaults of {@link SeenOnScreenOptions}. */
-export const DEFAULT_SEEN_ON_SCREEN_OPTIONS = Object.freeze({ maxRewindMs: 250 });
+export const DEFAULT_SEEN_ON_SCREEN_OPTIONS = Object.freeze({ maxRewindMs: 350 });
 
 /**
  * The fairness mode: a sighting of a player raises its meter only if it holds both on the server now and
@@ -61,6 +61,13 @@ export class SeenOnScreen implements SightingCheck {
   /** Since construction: sightings checked, those refused, render times cut to the cap, rays cast. */
   readonly counts = { checked: 0, refused: 0, clamped: 0, rays: 0 };
   private readonly scratch: JudgedPoses = { present: { x: 0, y: 0, facing: 0 }, rewound: { x: 0, y: 0, facing: 0 }, rewoundMs: 0 };
+  /** The last check's observer, times and poses (and whether a past pose was found), for the next one. */
+  private lastObserver = "";
+  private lastTime = NaN;
+  private lastNow = NaN;
+  private lastFound = false;
+  private readonly lastPresent: Pose = { x: 0, y: 0, facing: 0 };
+  private readonly lastShown: Pose = { x: 0, y: 0, facing: 0 };
 
   /** @throws RangeError naming the field for a bad source or option */
   constructor(private readonly vision: VisionSystem, private readonly poses: ShownPoses, options: SeenOnScreenOptions = {}) {
@@ -76,7 +83,6 @@ export class SeenOnScreen implements SightingCheck {
   holds(s: Sighting, out: JudgedPoses | null): boolean {
     const judged = out ?? this.scratch;
     this.counts.checked++;
-    if (!this.vision.poseOf(s.observerId, judged.present)) return true;
     const now = this.poses.now();
     const shown = this.poses.renderTimeOf(s.targetId);
     let time = shown === undefined || !Number.isFinite(shown) ? now : shown;
@@ -86,17 +92,36 @@ export class SeenOnScreen implements SightingCheck {
     } else if (time > now) time = now;
     judged.rewoundMs = now - time;
     const r = judged.rewound;
-    if (time === now || !this.poses.poseAt(s.observerId, time, r)) {
-      r.x = judged.present.x;
-      r.y = judged.present.y;
-      r.facing = judged.present.facing;
-      // Rendered as it is now: the server's own sighting is the answer.
-      return true;
+    const p = judged.present;
+    if (!this.vision.poseOf(s.observerId, p)) return true;
+    // Sightings come observer by observer, and players often share a lag: the past pose of the last check is
+    // this one's when the observer, the times and its present pose are the same.
+    const lp = this.lastPresent;
+    if (s.observerId === this.lastObserver && time === this.lastTime && now === this.lastNow && p.x === lp.x && p.y === lp.y && p.facing === lp.facing) {
+      copy(this.lastShown, r);
+    } else {
+      this.lastFound = time !== now && this.poses.poseAt(s.observerId, time, r);
+      if (!this.lastFound) copy(p, r);
+      this.lastObserver = s.observerId;
+      this.lastTime = time;
+      this.lastNow = now;
+      copy(p, lp);
+      copy(r, this.lastShown);
     }
+    // Rendered as it is now: the server's own sighting is the answer.
+    if (time === now || !this.lastFound) return true;
+    // An observer that has not moved (a guard at its post, a still camera) was shown where it is: no rays.
+    if (r.x === p.x && r.y === p.y && r.facing === p.facing) return true;
     const before = this.vision.raysCast;
     const seen = this.vision.checkFrom(s.observerId, s.targetId, r);
     this.counts.rays += this.vision.raysCast - before;
     if (!seen) this.counts.refused++;
     return seen;
   }
+}
+
+function copy(from: Pose, to: Pose): void {
+  to.x = from.x;
+  to.y = from.y;
+  to.facing = from.facing;
 }
