@@ -102,10 +102,10 @@ describe("seen on screen: detection judged on what the player saw", () => {
       if (room.step(model, t, t < 20 ? Math.PI : 0, OPEN).some((e) => e.type === "spotted")) spotted = t;
     }
     expect(room.fair.counts.clamped).toBeGreaterThan(0);
-    // Judged 250 ms back: counted from 5 ticks after the turn on.
+    // Judged 350 ms back: counted from 7 ticks after the turn on.
     expect(spotted).toBeGreaterThan(20 + 5);
     expect(spotted).toBeLessThan(40);
-    expect(room.fair.maxRewindMs).toBe(250);
+    expect(room.fair.maxRewindMs).toBe(350);
   });
 
   it("a render time in the future is judged now", () => {
