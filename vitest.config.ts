@@ -39,6 +39,7 @@ const INTEGRATION = [
   "test/typecheck.test.ts",
   "test/viewer/doorsAndSmoke.test.ts",
   "test/viewer/noises.test.ts",
+  "test/viewer/whySpotted.test.ts",
   "test/viewer/spectators.test.ts",
   "test/viewer/viewerPage.test.ts",
 ];

@@ -111,7 +111,7 @@ export function fairnessOverhead(): void {
     msPerTick: { off: round(sum(off) / off.length), on: round(sum(on) / on.length), offMedian: round(percentile([...off], 0.5)), onMedian: round(percentile([...on], 0.5)) },
     ratio: round(sum(on) / sum(off)),
     ratioOfMedians: round(percentile([...on], 0.5) / percentile([...off], 0.5)),
-    checksPerTick: round(fair.checked / TICKS), refusedPerTick: round(fair.refused / TICKS), raysPerCheck: round(fair.rays / Math.max(1, fair.checked)),
+    checksPerTick: round(fair.checked / TICKS), refusedPerTick: round(fair.refused / TICKS), raysPerCheck: round(fair.rays / Math.max(1, fair.checked)), reusedPerTick: round(fair.reused / TICKS),
     target: "on <= 1.20x off", holds: sum(on) / sum(off) <= 1.2,
   }));
 }

@@ -84,8 +84,9 @@ const DEFAULTS = {
  *
  * One {@link step} runs, in order: doors and smoke asked for since the last step, and the clouds' ageing
  * -> movement (player intents and guard commands become velocities) -> `world.step` -> poses into the
- * vision engine -> scheduler tick -> footsteps and thuds, heard by guards -> awareness -> guard behaviour (guards open the shut doors ahead of
- * them, for the next step) -> round.
+ * vision engine (and, with `fairness`, into the pose history) -> scheduler tick -> footsteps and thuds,
+ * heard by guards -> awareness -> guard behaviour (guards open the shut doors ahead of them, for the next
+ * step) -> round.
  */
 export class StealthSimulation {
   readonly map: StealthMap;

@@ -1,5 +1,6 @@
 import type { Sighting } from "./awareness/types.js";
 import type { Observable } from "./observable.js";
+import type { Observer } from "./observer.js";
 
 /**
  * The engine's {@link Sighting} of one (observer, target) pair. One object stands for the pair from the
@@ -21,6 +22,16 @@ export class PairSighting implements Sighting {
   memo: unknown = null;
   /** The target seen; null while the object waits for reuse. Engine-internal. */
   target: Observable | null = null;
+  /** The observer seeing it, and the pool that keeps this object (whose engine it belongs to). Engine-internal. */
+  observer: Observer | null = null;
+  pool: object | null = null;
+  /**
+   * `SeenOnScreen`'s last verdict on the pair and the observer's `freshAt` it was reached at (-1: none):
+   * while the scheduler has not evaluated the observer again, its sighting is the last one it made, and so
+   * is the check's. Engine-internal.
+   */
+  checkedAt = -1;
+  checkedSeen = false;
   /**
    * The observer's next sighting, in the order it first saw them. A chain rather than an array: walking it
    * reaches each sighting without first loading an array object and its storage (two cache misses an

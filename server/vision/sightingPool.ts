@@ -107,6 +107,9 @@ export class SightingPool {
     s.observerId = o.id;
     s.targetId = t.id;
     s.target = t;
+    s.observer = o;
+    s.pool = this;
+    s.checkedAt = -1;
     s.next = null;
     if (o.firstSeen === null) o.firstSeen = s;
     else {
@@ -131,6 +134,7 @@ export class SightingPool {
   /** A lost pair's sighting goes back for reuse, its memo cleared: no consumer's record follows it to another pair. */
   private releaseSighting(s: PairSighting): void {
     s.target = null;
+    s.observer = null;
     s.memo = null;
     s.next = null;
     this.spareSightings.push(s);

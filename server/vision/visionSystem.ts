@@ -11,6 +11,7 @@ import { fail, finite, nonEmptyString, object } from "../../shared/validation/ra
 import type { SightMedium } from "./sightMedium.js";
 import { sightMediumFor } from "./sightMediumFor.js";
 import { Observable } from "./observable.js";
+import { PairSighting } from "./pairSighting.js";
 import { ObservableIndex } from "./observableIndex.js";
 import { RayLog } from "./rayLog.js";
 import { Observer } from "./observer.js";
@@ -294,6 +295,23 @@ export class VisionSystem {
     const o = this.observers.get(observerId);
     const t = this.observables.get(observableId);
     if (o === undefined || t === undefined || o.id === t.id) return false;
+    return this.seesFrom(o, t, pose);
+  }
+
+  /**
+   * The pair of one of this engine's own sightings (from {@link sightings}), still current: its observer
+   * and target without an id lookup. Undefined for any other sighting. @internal
+   */
+  pairOf(s: Sighting): PairSighting | undefined {
+    return s instanceof PairSighting && s.pool === this.pool && s.observer !== null && s.target !== null ? s : undefined;
+  }
+
+  /** {@link checkFrom} for a pair of {@link pairOf} (the pose already checked finite by its maker). @internal */
+  checkPairFrom(pair: PairSighting, pose: Pose): boolean {
+    return this.seesFrom(pair.observer!, pair.target!, pose);
+  }
+
+  private seesFrom(o: Observer, t: Observable, pose: Pose): boolean {
     const g = this.elsewhere;
     g.range = o.range;
     g.fov = o.fov;

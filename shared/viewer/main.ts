@@ -16,6 +16,7 @@ import { PlayerActions, type MessageSender } from "./playerActions.js";
 import { PlayerControls, type InputSender } from "./playerControls.js";
 import { firstState, joinRequestFrom, joinStealthRoom } from "./roomConnection.js";
 import { SpectatorPanel } from "./spectatorPanel.js";
+import { SpottedReplay, type ReplayReading } from "./spottedReplay.js";
 import { readTiledGeometry } from "./tiledGeometry.js";
 import { Viewport } from "./viewport.js";
 
@@ -51,6 +52,8 @@ export interface ViewerProbe {
   noisesReceived(): number;
   /** The noises on screen now (as received, with their age in ms and whether they are drawn). */
   noises(): NoiseReading[];
+  /** The "why was I spotted" replay, once an explanation arrived (players only). */
+  why(): ReplayReading | null;
 }
 
 declare global {
@@ -64,6 +67,7 @@ declare global {
  * shared/protocol.ts would bundle zod into the page for one string.
  */
 const NOISE_MESSAGE: typeof SERVER_MESSAGES.noise = "noise";
+const EXPLANATION_MESSAGE: typeof SERVER_MESSAGES.explanation = "explanation";
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const canvas = byId<HTMLCanvasElement>("view");
@@ -83,6 +87,7 @@ const probe: ViewerProbe = {
   opaqueAt: () => false,
   noisesReceived: () => 0,
   noises: () => [],
+  why: () => null,
 };
 window.sightlineViewer = probe;
 
@@ -102,6 +107,10 @@ async function start(): Promise<void> {
   // Noises come after each patch, the first ones maybe before the map is loaded: kept from now on.
   const noises = new NoiseLayer();
   room.onMessage(NOISE_MESSAGE, (list: unknown) => noises.hear(list, performance.now()));
+  // Why the page's character was spotted: replayed beside the map. Kept until the state can say the cone.
+  const replay = spectating ? undefined : new SpottedReplay(byId<HTMLCanvasElement>("why-view"), byId<HTMLElement>("why-text"), byId<HTMLElement>("why"));
+  let explained: unknown[] = [];
+  room.onMessage(EXPLANATION_MESSAGE, (m: unknown) => explained.push(m));
   await firstState(room);
   const state = room.state;
   const response = await fetch(`/maps/${encodeURIComponent(state.map)}.tmj`);
@@ -192,6 +201,7 @@ async function start(): Promise<void> {
   probe.opaqueAt = (x, y) => level.opaqueAt(x, y);
   probe.noisesReceived = () => noises.received;
   probe.noises = () => noises.readings(performance.now(), live.playerOnScreen);
+  probe.why = () => replay?.reading() ?? null;
   setStatus("connected", connectedText());
 
   const frame = (now: number) => {
@@ -202,6 +212,16 @@ async function start(): Promise<void> {
     }
     live.draw(now);
     const own = ownCharacter();
+    if (replay !== undefined) {
+      if (own !== undefined) replay.track(state.tick, own.x, own.y);
+      for (const m of explained) {
+        const observer = typeof (m as { observer?: unknown }).observer === "string" ? (m as { observer: string }).observer : "";
+        const o = state.guards?.get(observer) ?? state.cameras?.get(observer);
+        replay.show(m, o === undefined ? undefined : { fov: o.fov, range: o.range }, now);
+      }
+      explained = [];
+      replay.draw(now);
+    }
     gear?.show(own?.smokes, own?.distractions);
     requestAnimationFrame(frame);
   };

@@ -58,8 +58,11 @@ export const DEFAULT_SEEN_ON_SCREEN_OPTIONS = Object.freeze({ maxRewindMs: 350 }
 export class SeenOnScreen implements SightingCheck {
   /** The furthest back a sighting is judged, milliseconds. */
   readonly maxRewindMs: number;
-  /** Since construction: sightings checked, those refused, render times cut to the cap, rays cast. */
-  readonly counts = { checked: 0, refused: 0, clamped: 0, rays: 0 };
+  /**
+   * Since construction: sightings checked, those refused, render times cut to the cap, rays cast, and
+   * verdicts kept from the last check because the scheduler had not evaluated the observer again.
+   */
+  readonly counts = { checked: 0, refused: 0, clamped: 0, rays: 0, reused: 0 };
   private readonly scratch: JudgedPoses = { present: { x: 0, y: 0, facing: 0 }, rewound: { x: 0, y: 0, facing: 0 }, rewoundMs: 0 };
   /** The last check's observer, times and poses (and whether a past pose was found), for the next one. */
   private lastObserver = "";
@@ -93,7 +96,14 @@ export class SeenOnScreen implements SightingCheck {
     judged.rewoundMs = now - time;
     const r = judged.rewound;
     const p = judged.present;
-    if (!this.vision.poseOf(s.observerId, p)) return true;
+    // The engine's own sighting reaches its observer and target directly; any other goes by id.
+    const pair = this.vision.pairOf(s);
+    if (pair !== undefined) {
+      const o = pair.observer!;
+      p.x = o.x;
+      p.y = o.y;
+      p.facing = o.facing;
+    } else if (!this.vision.poseOf(s.observerId, p)) return true;
     // Sightings come observer by observer, and players often share a lag: the past pose of the last check is
     // this one's when the observer, the times and its present pose are the same.
     const lp = this.lastPresent;
@@ -112,9 +122,20 @@ export class SeenOnScreen implements SightingCheck {
     if (time === now || !this.lastFound) return true;
     // An observer that has not moved (a guard at its post, a still camera) was shown where it is: no rays.
     if (r.x === p.x && r.y === p.y && r.facing === p.facing) return true;
+    // Checked at the scheduler's pace: an observer it has not evaluated again since the last check has the
+    // same sighting as then (its budget let that one stand), and so the same verdict.
+    if (pair !== undefined && pair.checkedAt >= 0 && pair.checkedAt === pair.observer!.freshAt) {
+      this.counts.reused++;
+      if (!pair.checkedSeen) this.counts.refused++;
+      return pair.checkedSeen;
+    }
     const before = this.vision.raysCast;
-    const seen = this.vision.checkFrom(s.observerId, s.targetId, r);
+    const seen = pair !== undefined && Number.isFinite(r.x + r.y + r.facing) ? this.vision.checkPairFrom(pair, r) : this.vision.checkFrom(s.observerId, s.targetId, r);
     this.counts.rays += this.vision.raysCast - before;
+    if (pair !== undefined) {
+      pair.checkedAt = pair.observer!.freshAt;
+      pair.checkedSeen = seen;
+    }
     if (!seen) this.counts.refused++;
     return seen;
   }
