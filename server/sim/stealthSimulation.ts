@@ -167,10 +167,10 @@ export class StealthSimulation {
     this.smokes = new SmokeGrenades(this.occluders, map);
     this.ears = new RoomHearing(this.occluders, map, options.hearing !== false);
     this.vision = new VisionSystem(this.occluders, options.vision);
-    const fair = options.fairness;
-    this.fairness = fair ?? null;
-    this.seenOnScreen = fair === undefined ? null : new SeenOnScreen(this.vision, fair.poses, { maxRewindMs: fair.maxRewindMs });
-    this.awareness = new AwarenessModel(this.seenOnScreen === null ? options.awareness : { explain: true, ...options.awareness, check: this.seenOnScreen });
+    const fair = (this.fairness = options.fairness ?? null);
+    this.seenOnScreen = fair === null ? null : new SeenOnScreen(this.vision, fair.poses, { maxRewindMs: fair.maxRewindMs });
+    // Every detection explains itself (the room sends it to its player), fairness mode or not.
+    this.awareness = new AwarenessModel({ explain: true, ...options.awareness, ...(this.seenOnScreen === null ? {} : { check: this.seenOnScreen }) });
     this.nav = NavGrid.ofMap(map, { world: this.world, clearance: this.characterRadius });
     this.sensing = new GuardSensing(this.vision, this.awareness, this.players);
 

@@ -62,6 +62,21 @@ describe("every spotted explains itself", () => {
     expect(spotted!.explanation!.fills[0]!.tick).toBe(200);
   });
 
+  it("a meter's steps never reach another's explanation, after the first pair was dropped and its log went to a new meter", () => {
+    const model = new AwarenessModel({ explain: true });
+    const other: Sighting = { ...sighting(3, 0, 1), targetId: "other" };
+    let spotted: DetectionEvent | undefined;
+    for (let t = 0; t < 600 && spotted === undefined; t++) {
+      // "other" is glimpsed for 6 steps, then forgotten (calm for more than the re-arm time); then "thief" is seen till spotted.
+      const seen = t < 6 ? [other] : t >= 300 ? [sighting(5, 0, 1)] : [];
+      spotted = model.step(t, DT, seen).find((e) => e.type === "spotted");
+    }
+    expect(spotted!.targetId).toBe("thief");
+    const fills = spotted!.explanation!.fills;
+    expect(fills[0]!.tick).toBe(300);
+    expect(fills.every((f) => f.distance === 5)).toBe(true);
+  });
+
   it("under the fairness mode, each step says where the observer was and where the player's screen showed it", () => {
     const occluders = new Occluders();
     const vision = new VisionSystem(occluders);

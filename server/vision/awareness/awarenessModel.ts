@@ -14,7 +14,7 @@ import { integer, positive } from "../../../shared/validation/rangeChecks.js";
 import type { AwarenessOptions, DetectionEvent, DetectionEventType, Explanation, Heard, JudgedPoses, ObserverState, Sense, Sighting } from "./types.js";
 import { checkHeard, checkSighting, resolveOptions, type ResolvedOptions } from "./validation.js";
 import { fillPerNoise, fillPerSecond, levelAt, TIME_EPS, zeroAt, type FillFactors } from "./meterLaw.js";
-import { logOf } from "./fillLog.js";
+import { logOf, type FillLog } from "./fillLog.js";
 import { dropCalmPairs, dueTime, findPair, mostAware, ObserverRecord, Pair } from "./records.js";
 
 const NO_EVENTS: readonly DetectionEvent[] = Object.freeze([]);
@@ -55,6 +55,8 @@ export class AwarenessModel {
   /** What the second check judged the sighting in hand from; the sight fill's factors (both when explaining). */
   private readonly judged: JudgedPoses = { present: { x: 0, y: 0, facing: 0 }, rewound: { x: 0, y: 0, facing: 0 }, rewoundMs: 0 };
   private readonly factors: FillFactors = { distance: 1, rangeEdge: 1, periphery: 1, visibility: 1, state: 1 };
+  /** Explanation logs of dropped pairs, for the next meters that fill (a log is a few kilobytes). */
+  private readonly spareLogs: FillLog[] = [];
 
   /** Invalid options throw a RangeError naming the field. */
   constructor(options: AwarenessOptions = {}) {
@@ -107,7 +109,7 @@ export class AwarenessModel {
       if (was < 1 && check !== null && !check.holds(s, judged)) continue;
       const gain = was < 1 ? fillPerSecond(s, pair.rec.state, o, explain ? this.factors : undefined) * dt : 0;
       this.fill(pair, was, gain, 1, s.position.x, s.position.y, "sight", step, before, now);
-      if (explain && pair.level > was) logOf(pair, was, o.explainFills).sight(tick, s, was, gain, pair.level, this.factors, judged);
+      if (explain && pair.level > was) logOf(pair, was, o.explainFills, this.spareLogs).sight(tick, s, was, gain, pair.level, this.factors, judged);
     }
 
     // 1b. Then the noises heard: a pair seen this step already has its fill and its (better) position.
@@ -122,7 +124,7 @@ export class AwarenessModel {
         const was = levelAt(pair, pair.seenStep === step ? now : before, o);
         const gain = fillPerNoise(h, pair.rec.state, o);
         this.fill(pair, was, gain, o.hearingCeiling, h.position.x, h.position.y, "hearing", step, before, now);
-        if (explain && pair.level > was) logOf(pair, was, o.explainFills).heard(tick, h, was, gain, pair.level);
+        if (explain && pair.level > was) logOf(pair, was, o.explainFills, this.spareLogs).heard(tick, h, was, gain, pair.level);
       }
     }
 
@@ -187,7 +189,7 @@ export class AwarenessModel {
 
   private compact(now: number): void {
     // Stable: the kept records keep their order, so iteration (and event order) stays deterministic.
-    this.dropRecords((rec) => rec.state === "idle" && dropCalmPairs(rec, now, this.o) === 0 && this.observers.delete(rec.id));
+    this.dropRecords((rec) => rec.state === "idle" && dropCalmPairs(rec, now, this.o, this.spareLogs) === 0 && this.observers.delete(rec.id));
   }
 
   /** Whether a memo found on sighting `s` is this model's live pair for that sighting's observer and target. */

@@ -125,9 +125,16 @@ export class FillLog {
   }
 }
 
-/** Pair `pair`'s log (made on its first fill, of `capacity` steps), emptied when its meter rises from 0. @internal */
-export function logOf(pair: Pair, was: number, capacity: number): FillLog {
-  const log = (pair.log ??= new FillLog(capacity));
+/**
+ * Pair `pair`'s log (on its first fill, a spare one of a dropped pair, else a new one of `capacity` steps),
+ * emptied when its meter rises from 0. @internal
+ */
+export function logOf(pair: Pair, was: number, capacity: number, spares: FillLog[]): FillLog {
+  let log = pair.log;
+  if (log === null) {
+    log = pair.log = spares.pop() ?? new FillLog(capacity);
+    log.clear();
+  }
   if (was === 0) log.clear();
   return log;
 }

@@ -127,7 +127,7 @@ export function mostAware(rec: ObserverRecord, now: number, o: ResolvedOptions):
  * Forgets the pairs of an idle observer that no longer matter (calm and re-armed), keeping the others in
  * order; returns how many are left. @internal
  */
-export function dropCalmPairs(rec: ObserverRecord, now: number, o: ResolvedOptions): number {
+export function dropCalmPairs(rec: ObserverRecord, now: number, o: ResolvedOptions, spareLogs: FillLog[]): number {
   const pairs = rec.pairList;
   let kept = 0;
   for (let i = 0; i < pairs.length; i++) {
@@ -135,6 +135,11 @@ export function dropCalmPairs(rec: ObserverRecord, now: number, o: ResolvedOptio
     if (levelAt(pair, now, o) === 0 && (pair.armed || now - zeroAt(pair, o) >= o.noticeRearmSeconds - TIME_EPS)) {
       rec.pairs.delete(pair.targetId);
       pair.dropped = true;
+      // Its explanation log goes back to the model's spares: a meter that fills next takes it, cleared.
+      if (pair.log !== null) {
+        spareLogs.push(pair.log);
+        pair.log = null;
+      }
     } else pairs[kept++] = pair;
   }
   pairs.length = kept;
