@@ -1,7 +1,7 @@
 /**
  * The `explanation` message: why a guard or camera spotted a player, as numbers in short rows (what the
  * viewer's "why was I spotted" panel replays). Encoded on the server from a `spotted` event's
- * `Explanation`, decoded in the browser. Browser-safe: no imports from the server.
+ * `Explanation`, decoded in the browser. Browser-safe: it imports only the library's types from the server (erased in the page's bundle).
  *
  * A row per step that raised the meter, oldest first:
  * - sight: `[tick, 0, before, gain, after, distance, offAxis, visibility, proximity (0/1), fDistance,
@@ -10,6 +10,7 @@
  * - hearing: `[tick, 1, before, gain, after, loudness, salience]`.
  * Levels to 1e-4, meters to the centimetre, radians to the milliradian, factors to 1e-4.
  */
+import type { ExplainedFill, Explanation } from "../server/vision/awareness/types.js";
 
 /** What the server sends (see the module comment for the rows). */
 export interface ExplanationMessage {
@@ -22,27 +23,13 @@ export interface ExplanationMessage {
   rows: number[][];
 }
 
-/** The shape of `Explanation` (`sightline`) this encodes, structurally, so the browser needs no server import. */
-interface ExplanationLike {
-  observerId: string;
-  sense: "sight" | "hearing";
-  fillRate: number;
-  fills: readonly {
-    tick: number; sense: "sight" | "hearing"; before: number; gain: number; after: number;
-    distance?: number; offAxis?: number; visibility?: number; proximity?: boolean;
-    factors?: { distance: number; rangeEdge: number; periphery: number; visibility: number; state: number };
-    loudness?: number; salience?: number;
-    poses?: { present: { x: number; y: number; facing: number }; rewound: { x: number; y: number; facing: number }; rewoundMs: number };
-  }[];
-}
-
 const round = (v: number, unit: number): number => Math.round(v / unit) * unit;
 const level = (v: number): number => round(v, 1e-4);
 const meters = (v: number): number => round(v, 0.01);
 const radians = (v: number): number => round(v, 0.001);
 
 /** The message for `why`, keeping only the steps at or after tick `fromTick` (what the receiver may know). */
-export function encodeExplanation(why: ExplanationLike, fromTick = -Infinity): ExplanationMessage {
+export function encodeExplanation(why: Explanation, fromTick = -Infinity): ExplanationMessage {
   const rows: number[][] = [];
   for (const f of why.fills) {
     if (f.tick < fromTick) continue;
@@ -60,44 +47,21 @@ export function encodeExplanation(why: ExplanationLike, fromTick = -Infinity): E
   return { observer: why.observerId, sense: why.sense, rate: why.fillRate, rows };
 }
 
-/** One step of a decoded explanation. */
-export interface ExplainedStep {
-  tick: number;
-  sense: "sight" | "hearing";
-  before: number;
-  gain: number;
-  after: number;
-  distance?: number;
-  offAxis?: number;
-  visibility?: number;
-  proximity?: boolean;
-  factors?: { distance: number; rangeEdge: number; periphery: number; visibility: number; state: number };
-  loudness?: number;
-  salience?: number;
-  present?: { x: number; y: number; facing: number };
-  shown?: { x: number; y: number; facing: number };
-  rewoundMs?: number;
-}
-
 /** The steps of a message, or undefined when it is not one (a browser never trusts a payload's shape). */
-export function decodeExplanation(message: unknown): { observer: string; sense: "sight" | "hearing"; rate: number; steps: ExplainedStep[] } | undefined {
+export function decodeExplanation(message: unknown): { observer: string; sense: "sight" | "hearing"; rate: number; steps: ExplainedFill[] } | undefined {
   const m = message as Partial<ExplanationMessage> | null;
   if (m === null || typeof m !== "object" || typeof m.observer !== "string" || !Array.isArray(m.rows) || typeof m.rate !== "number") return undefined;
-  const steps: ExplainedStep[] = [];
+  const steps: ExplainedFill[] = [];
   for (const r of m.rows) {
     if (!Array.isArray(r) || r.length < 5 || !r.every((v) => typeof v === "number" && Number.isFinite(v))) return undefined;
-    const step: ExplainedStep = { tick: r[0]!, sense: r[1] === 0 ? "sight" : "hearing", before: r[2]!, gain: r[3]!, after: r[4]! };
+    const step: ExplainedFill = { tick: r[0]!, sense: r[1] === 0 ? "sight" : "hearing", before: r[2]!, gain: r[3]!, after: r[4]! };
     if (step.sense === "hearing") {
       step.loudness = r[5];
       step.salience = r[6];
     } else if (r.length >= 14) {
       Object.assign(step, { distance: r[5], offAxis: r[6], visibility: r[7], proximity: r[8] === 1 });
       step.factors = { distance: r[9]!, rangeEdge: r[10]!, periphery: r[11]!, visibility: r[12]!, state: r[13]! };
-      if (r.length >= 21) {
-        step.present = { x: r[14]!, y: r[15]!, facing: r[16]! };
-        step.shown = { x: r[17]!, y: r[18]!, facing: r[19]! };
-        step.rewoundMs = r[20];
-      }
+      if (r.length >= 21) step.poses = { present: { x: r[14]!, y: r[15]!, facing: r[16]! }, rewound: { x: r[17]!, y: r[18]!, facing: r[19]! }, rewoundMs: r[20]! };
     }
     steps.push(step);
   }

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
-import { decodeExplanation, type ExplainedStep } from "../explanationWire.js";
+import type { ExplainedFill } from "../../server/vision/awareness/types.js";
+import { decodeExplanation } from "../explanationWire.js";
 
 /** Steps of the own character's path kept, for replays (10 s at 20 Hz). */
 const PATH_TICKS = 200;
@@ -27,7 +28,7 @@ export interface ReplayReading {
  */
 export class SpottedReplay {
   private readonly path = new Map<number, { x: number; y: number }>();
-  private replay: { observer: string; steps: ExplainedStep[]; cone: { fov: number; range: number } | undefined; started: number } | null = null;
+  private replay: { observer: string; steps: ExplainedFill[]; cone: { fov: number; range: number } | undefined; started: number } | null = null;
   private drawnStep = -1;
   private readonly ctx: CanvasRenderingContext2D;
 
@@ -57,7 +58,7 @@ export class SpottedReplay {
   reading(): ReplayReading | null {
     const r = this.replay;
     if (r === null) return null;
-    return { observer: r.observer, steps: r.steps.length, drawnStep: this.drawnStep, withShownPose: r.steps.filter((s) => s.shown !== undefined).length };
+    return { observer: r.observer, steps: r.steps.length, drawnStep: this.drawnStep, withShownPose: r.steps.filter((s) => s.poses !== undefined).length };
   }
 
   /** Draws the step due at `now` (ms). */
@@ -77,8 +78,7 @@ export class SpottedReplay {
     for (const s of steps) {
       const at = this.path.get(s.tick);
       if (at !== undefined) points.push(at);
-      if (s.present !== undefined) points.push(s.present);
-      if (s.shown !== undefined) points.push(s.shown);
+      if (s.poses !== undefined) points.push(s.poses.present, s.poses.rewound);
     }
     if (points.length === 0) return;
     const xs = points.map((p) => p.x);
@@ -117,14 +117,15 @@ export class SpottedReplay {
       ctx.stroke();
       ctx.setLineDash([]);
     };
-    if (step.shown !== undefined) cone(step.shown, REPLAY_COLOURS.shown, true);
-    if (step.present !== undefined) {
-      cone(step.present, REPLAY_COLOURS.present, false);
+    const poses = step.poses;
+    if (poses !== undefined) {
+      cone(poses.rewound, REPLAY_COLOURS.shown, true);
+      cone(poses.present, REPLAY_COLOURS.present, false);
       if (me !== undefined && step.sense === "sight") {
         ctx.strokeStyle = REPLAY_COLOURS.ray;
         ctx.lineWidth = 2;
         ctx.beginPath();
-        ctx.moveTo(px(step.present.x), py(step.present.y));
+        ctx.moveTo(px(poses.present.x), py(poses.present.y));
         ctx.lineTo(px(me.x), py(me.y));
         ctx.stroke();
       }
@@ -144,7 +145,7 @@ export class SpottedReplay {
 }
 
 /** The explanation in words. */
-function describe(observer: string, sense: string, steps: readonly ExplainedStep[]): string {
+function describe(observer: string, sense: string, steps: readonly ExplainedFill[]): string {
   const seconds = ((steps.at(-1)!.tick - steps[0]!.tick + 1) * STEP_MS) / 1000;
   const sight = steps.filter((s) => s.sense === "sight");
   const heard = steps.length - sight.length;
@@ -156,8 +157,8 @@ function describe(observer: string, sense: string, steps: readonly ExplainedStep
     parts.push(`seen in ${sight.length}, as close as ${nearest.toFixed(1)} m, up to ${Math.round((side * 180) / Math.PI)} degrees off its facing${crouched > 0 ? `, ${crouched} of them crouching` : ""}`);
     const last = sight.at(-1)!.factors;
     if (last !== undefined) parts.push(`last step: distance x${last.distance.toFixed(2)}, edge of range x${last.rangeEdge.toFixed(2)}, side of the cone x${last.periphery.toFixed(2)}, exposure x${last.visibility.toFixed(2)}, its state x${last.state.toFixed(2)}`);
-    const shown = sight.filter((s) => s.shown !== undefined);
-    if (shown.length > 0) parts.push(`your screen showed it able to see you in all ${shown.length} (judged up to ${Math.max(...shown.map((s) => s.rewoundMs ?? 0))} ms back)`);
+    const shown = sight.filter((s) => s.poses !== undefined);
+    if (shown.length > 0) parts.push(`your screen showed it able to see you in all ${shown.length} (judged up to ${Math.max(...shown.map((s) => s.poses!.rewoundMs))} ms back)`);
   }
   if (heard > 0) parts.push(`heard in ${heard}`);
   return `${parts.join("; ")}.`;

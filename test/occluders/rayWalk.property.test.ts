@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Occluders } from "sightline/occluders";
 import { MISS } from "../../shared/math/rayCast.js";
+import { seededRandom } from "../../shared/seededRandom.js";
 import type { PackedOccluders } from "../../server/occluders/packedOccluders.js";
 
 /**
@@ -14,7 +15,7 @@ import type { PackedOccluders } from "../../server/occluders/packedOccluders.js"
 describe("the occluders' ray walk", () => {
   it("finds a piece exactly when casting at every piece finds one, grazing rays included", () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
-      const random = mulberry(seed);
+      const random = seededRandom(seed);
       const occluders = new Occluders({ cellSize: 1 + random() * 3 });
       const corners: { x: number; y: number }[] = [];
       for (let i = 0; i < 12; i++) {
@@ -65,15 +66,3 @@ describe("the occluders' ray walk", () => {
     }), { numRuns: 60 });
   });
 });
-
-/** A small seeded generator (the property's seed names the whole level). */
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

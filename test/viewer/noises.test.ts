@@ -1,6 +1,6 @@
 import type { Room } from "@colyseus/sdk";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { writeFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HeardNoiseMessage } from "sightline/colyseus";
 import { createStealthServer } from "../../server/app.js";
@@ -13,7 +13,7 @@ import { WALK_STICK } from "../../shared/viewer/playerControls.js";
 import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
 import { doorMap } from "../fixtures/doorMap.js";
 import { ticks } from "../fixtures/roomTicks.js";
-import { ARTIFACTS } from "../fixtures/viewerBrowser.js";
+import { ARTIFACTS, launchChromium } from "../fixtures/viewerBrowser.js";
 
 // Noises on the live viewer page, in headless Chromium against a stealth server in this process (so the
 // test holds the room: its map is the two rooms of test/fixtures/doorMap.ts, door shut, no guard). The
@@ -26,9 +26,6 @@ import { ARTIFACTS } from "../fixtures/viewerBrowser.js";
 // keys: F throws a distraction where the mouse is, V eases the run to a walk.
 
 const TOKEN = "listen-to-everything-1234";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// As test/fixtures/viewerBrowser.ts: without the background-networking flags Chromium dials Google's hosts.
-const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /** Where the page's player stands (spawn "west"), the hidden thrower (the sealed "closet") and the seen one ("porch"). */
 const WEST = { x: 6, y: 6 };
@@ -48,12 +45,9 @@ beforeAll(async () => {
   const catalog = new MapCatalog().add(doorMap({ guard: false }));
   server = await bootLoopback(createStealthServer({ room: { catalog, spectatorToken: TOKEN } }));
   base = `http://127.0.0.1:${server.port}`;
-  if (!existsSync(CHROMIUM)) {
-    setupFailure = new Error(`Chromium is not installed at ${CHROMIUM}, and this page test needs it: apt-get install -y chromium (.ci/run does this), or set CHROMIUM_PATH.`);
-    return;
-  }
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 20_000 });
+  const launched = await launchChromium();
+  if (launched instanceof Error) setupFailure = launched;
+  else browser = launched;
 }, 40_000);
 afterAll(async () => {
   await browser?.close();

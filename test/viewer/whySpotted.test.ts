@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStealthServer } from "../../server/app.js";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
@@ -7,7 +6,7 @@ import type { ViewerProbe } from "../../shared/viewer/main.js";
 import { REPLAY_COLOURS } from "../../shared/viewer/spottedReplay.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
-import { ARTIFACTS } from "../fixtures/viewerBrowser.js";
+import { ARTIFACTS, launchChromium } from "../fixtures/viewerBrowser.js";
 
 // "Why was I spotted" on the live viewer page, in headless Chromium against a stealth server in this
 // process: the page plays the arena's "front" spawn, 3 m in front of the guard Watcher, which spots it in
@@ -15,21 +14,15 @@ import { ARTIFACTS } from "../fixtures/viewerBrowser.js";
 // and as the page was shown it, the sight ray, the page's own path, the meter filling. The check reads the
 // panel's pixels for those colours (a page without the panel fails it) and keeps a screenshot.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-
 let server: LoopbackServer;
 let browser: Browser | undefined;
 let setupFailure: Error | undefined;
 
 beforeAll(async () => {
   server = await bootLoopback(createStealthServer({ room: { catalog: new MapCatalog().add(arenaMap()) } }));
-  if (!existsSync(CHROMIUM)) {
-    setupFailure = new Error(`Chromium is not installed at ${CHROMIUM}, and this page test needs it: apt-get install -y chromium (.ci/run does this), or set CHROMIUM_PATH.`);
-    return;
-  }
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 20_000 });
+  const launched = await launchChromium();
+  if (launched instanceof Error) setupFailure = launched;
+  else browser = launched;
 }, 40_000);
 afterAll(async () => {
   await browser?.close();
