@@ -1,7 +1,7 @@
 /**
  * The `explanation` message: why a guard or camera spotted a player, as numbers in short rows (what the
  * viewer's "why was I spotted" panel replays). Encoded on the server from a `spotted` event's
- * `Explanation`, decoded in the browser. Browser-safe: it imports only the library's types from the server (erased in the page's bundle).
+ * `Explanation`, decoded in the browser. Browser-safe: it imports only the library's types (erased in the page's bundle).
  *
  * A row per step that raised the meter, oldest first:
  * - sight: `[tick, 0, before, gain, after, distance, offAxis, visibility, proximity (0/1), fDistance,
@@ -10,7 +10,7 @@
  * - hearing: `[tick, 1, before, gain, after, loudness, salience]`.
  * Levels to 1e-4, meters to the centimetre, radians to the milliradian, factors to 1e-4.
  */
-import type { ExplainedFill, Explanation } from "../server/vision/awareness/types.js";
+import type { ExplainedFill, Explanation } from "sightline";
 
 /** What the server sends (see the module comment for the rows). */
 export interface ExplanationMessage {

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { ExplainedFill } from "../../server/vision/awareness/types.js";
+import type { ExplainedFill } from "sightline";
 import { decodeExplanation } from "../explanationWire.js";
 
 /** Steps of the own character's path kept, for replays (10 s at 20 Hz). */
