@@ -34,6 +34,11 @@ export const IN_DOORWAY = CHARACTER_RADIUS;
  */
 const CLEAR_OF = CHARACTER_RADIUS + 0.5;
 const SHUT_UNTIL = DOOR_REACH - 0.2;
+/**
+ * A bot that asks to shut a door stands this long, ms, facing it, as a person closing a door does: the
+ * request reaches the room while the bot is still within reach, however late a loaded room takes it.
+ */
+const SHUT_PAUSE_MS = 300;
 
 /**
  * One bot's doors: what it believes of them (what its state shows while a door is in view, else what it last
@@ -52,6 +57,9 @@ export class BotDoors {
   private waitingSince = 0;
   /** The door whose doorway the bot was in last: the one behind it once it is clear. */
   private passing: MapDoor | undefined;
+  /** The door it just asked to shut, and when: it stands a moment (see `SHUT_PAUSE_MS`). */
+  private shutting: MapDoor | undefined;
+  private shutAt = 0;
 
   /**
    * @param shutsBehind whether this bot shuts doors behind it (a seeded share of bots do)
@@ -86,6 +94,10 @@ export class BotDoors {
   tick(x: number, y: number, ahead: readonly Waypoint[], view: DoorsInView | undefined, now: number): MapDoor | undefined {
     const near = this.index.near(x, y);
     if (this.shutsBehind) this.shutBehind(x, y, near, view, now);
+    if (this.shutting !== undefined) {
+      if (now - this.shutAt < SHUT_PAUSE_MS) return this.shutting;
+      this.shutting = undefined;
+    }
     for (const door of near) {
       if (now < (this.ignoredUntil.get(door.id) ?? 0)) continue;
       const open = this.isOpen(door, view);
@@ -139,6 +151,7 @@ export class BotDoors {
   reset(): void {
     this.passing = undefined;
     this.waitingAt = undefined;
+    this.shutting = undefined;
   }
 
   private ask(door: MapDoor, open: boolean, now: number): void {
@@ -162,6 +175,8 @@ export class BotDoors {
     if (d > SHUT_UNTIL || !this.isOpen(door, view) || this.occupied(door)) return;
     this.ask(door, false, now);
     this.believed.set(door.id, false);
+    this.shutting = door;
+    this.shutAt = now;
   }
 
   /** Whether the path from (x, y) through `ahead` meets the door within the index's reach. */

@@ -20,7 +20,8 @@ describe("npm run loadtest:peers", () => {
       expect(stdout).toMatch(/^server CPU per client, ms \/ s\s+\S+\s+\S+\s+\S+\s+\S+ \/ \S+ = \S+$/m);
       expect(stdout).toMatch(/^bytes \/ client \/ s received\s+\d+\s+\d+/m);
       expect(stdout.trimEnd().split("\n").at(-1)).toBe("result: ok");
-      const files = (await readdir(dir)).sort();
+      // Named <date-time>-<commit>-peers-<server>-run1.json: by server, since the two runs may straddle a minute.
+      const files = (await readdir(dir)).sort((a, b) => a.replace(/^.*-peers-/, "").localeCompare(b.replace(/^.*-peers-/, "")));
       expect(files).toEqual([expect.stringMatching(/-peers-plain-run1\.json$/), expect.stringMatching(/-peers-stealth-run1\.json$/)]);
       const plain = JSON.parse(await readFile(join(dir, files[0]!), "utf8")) as LoadTestSummary;
       const ours = JSON.parse(await readFile(join(dir, files[1]!), "utf8")) as LoadTestSummary;
