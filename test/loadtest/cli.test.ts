@@ -36,8 +36,9 @@ afterAll(async () => {
 describe("npm run loadtest", () => {
   it("runs 6 bots in 2 rooms against a server it starts, and reports a clean, sane run", async () => {
     const output = join(dir, "summary.json");
-    // Half the bots decode and half are thin, so both paths carry real traffic.
-    const run = await loadtest(["--local", "--clients", "6", "--rooms", "2", "--duration", "3", "--warmup", "0.5", "--decode-sample", "0.5", "--audit", "1", "--output", output]);
+    // Half the bots decode and half are thin, so both paths carry real traffic. Six seconds: a hidden
+    // walker heard by another room-mate comes a few times a second across both rooms, not in every 3 s.
+    const run = await loadtest(["--local", "--clients", "6", "--rooms", "2", "--duration", "6", "--warmup", "0.5", "--decode-sample", "0.5", "--audit", "1", "--output", output]);
     expect(run.code, run.stderr).toBe(0);
     const s = JSON.parse(await readFile(output, "utf8")) as LoadTestSummary;
     expect(s.ok).toBe(true);
