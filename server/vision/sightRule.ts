@@ -8,7 +8,8 @@ import { silhouettePoints, type SilhouetteOut } from "../../shared/math/tangent.
 import type { Sector } from "../../shared/math/sector.js";
 import type { Blocker, SightMedium } from "./sightMedium.js";
 import type { Observable } from "./observable.js";
-import type { Observer } from "./observer.js";
+import { Observer } from "./observer.js";
+import type { Pose } from "./awareness/types.js";
 import type { RayLog } from "./rayLog.js";
 import type { VisionOptions } from "./types.js";
 
@@ -31,6 +32,8 @@ export class SightRule {
   private readonly sample = { x: 0, y: 0 };
   /** Whether the sight ray being cast may consult the pair's cached blocker (never for `check`). */
   private cacheAllowed = false;
+  /** An observer put where another one was shown (for {@link seesFrom}); never registered. */
+  private readonly elsewhere = new Observer("(elsewhere)");
 
   constructor(private readonly los: SightMedium, options: Required<VisionOptions>) {
     this.loseRangeMargin = options.loseRangeMargin;
@@ -73,6 +76,23 @@ export class SightRule {
   sees(o: Observer, t: Observable): boolean {
     if (!this.inView(o, t, false)) return false;
     return this.lineOfSight(o, t, false);
+  }
+
+  /**
+   * {@link sees} for observer `o` as if it stood at `pose` (where a client was shown it): its range, cone and
+   * senses from there, the target where it is now.
+   */
+  seesFrom(o: Observer, t: Observable, pose: Pose): boolean {
+    const g = this.elsewhere;
+    g.range = o.range;
+    g.fov = o.fov;
+    g.proximityRadius = o.proximityRadius;
+    g.body = o.body;
+    g.x = pose.x;
+    g.y = pose.y;
+    g.facing = pose.facing;
+    g.syncSector();
+    return this.sees(g, t);
   }
 
   /**

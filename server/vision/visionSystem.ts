@@ -59,8 +59,6 @@ export class VisionSystem {
   private readonly scheduler: Scheduler;
   private tickCount = 0;
   private recordRaysOn = false;
-  /** An observer put where another was shown, for {@link checkFrom}; never registered. */
-  private readonly elsewhere = new Observer("(elsewhere)");
 
   /**
    * @param world what blocks sight: a planck `World` (its fixtures, moving ones included, filtered by
@@ -295,7 +293,7 @@ export class VisionSystem {
     const o = this.observers.get(observerId);
     const t = this.observables.get(observableId);
     if (o === undefined || t === undefined || o.id === t.id) return false;
-    return this.seesFrom(o, t, pose);
+    return this.rule.seesFrom(o, t, pose);
   }
 
   /**
@@ -308,20 +306,7 @@ export class VisionSystem {
 
   /** {@link checkFrom} for a pair of {@link pairOf} (the pose already checked finite by its maker). @internal */
   checkPairFrom(pair: PairSighting, pose: Pose): boolean {
-    return this.seesFrom(pair.observer!, pair.target!, pose);
-  }
-
-  private seesFrom(o: Observer, t: Observable, pose: Pose): boolean {
-    const g = this.elsewhere;
-    g.range = o.range;
-    g.fov = o.fov;
-    g.proximityRadius = o.proximityRadius;
-    g.body = o.body;
-    g.x = pose.x;
-    g.y = pose.y;
-    g.facing = pose.facing;
-    g.syncSector();
-    return this.rule.sees(g, t);
+    return this.rule.seesFrom(pair.observer!, pair.target!, pose);
   }
 
   /** The observer's pose now (as last moved), written into `out`; false for an unknown id. */
