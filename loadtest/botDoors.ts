@@ -33,7 +33,12 @@ export const IN_DOORWAY = CHARACTER_RADIUS;
  * (the room will not shut a door on anyone), and still within reach up to `SHUT_UNTIL`.
  */
 const CLEAR_OF = CHARACTER_RADIUS + 0.5;
-const SHUT_UNTIL = DOOR_REACH - 0.2;
+/**
+ * Asked this close or closer (a window a step wide at a run, 0.15 m): the room judges the reach where it has
+ * the bot when the request arrives, and a loaded room takes it a few steps late. 0.45 m short of
+ * `DOOR_REACH` is 150 ms of lag at a run before the request would come too far.
+ */
+const SHUT_UNTIL = CLEAR_OF + 0.2;
 /**
  * A bot that asks to shut a door stands this long, ms, facing it, as a person closing a door does: the
  * request reaches the room while the bot is still within reach, however late a loaded room takes it.
