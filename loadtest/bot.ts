@@ -91,6 +91,8 @@ const CHECK_EVERY_TICKS = 10;
 /** A blunderer walks at a guard it holds within this distance, meters. */
 const BLUNDER_DISTANCE = 10;
 const PING_TIMEOUT_MS = 5000;
+/** Most steps one frame stands for in a thin bot's reckoning: the frame's own and the room's hold after it (5). */
+const RECKON_HOLD_STEPS = 6;
 /** A move between two view checks longer than walking allows (0.5 s at 3.5 m/s): a respawn. */
 const TELEPORT_DISTANCE = 4;
 /** How long view checks wait after a respawn: the linger (0.25 s) and the patch on its way, with margin. */
@@ -129,6 +131,8 @@ export class Bot {
   private x: number;
   private y: number;
   private ticks = 0;
+  /** When the thin bot last reckoned its position (ms, the tick clock), -1 before the first frame. */
+  private reckonedAt = -1;
   private nextPingAt = 0;
   private pingSentAt = -1;
   private readonly guardSeen = { x: 0, y: 0 };
@@ -245,7 +249,7 @@ export class Bot {
     data.crouch = intent.crouch;
     this.input.send();
     this.ctx.sent.frames++;
-    if (!this.decodes) this.reckon(intent);
+    if (!this.decodes) this.reckon(intent, now);
     this.ping(now);
   }
 
@@ -288,11 +292,19 @@ export class Bot {
     this.nextPingAt = now + 800 + this.random() * 400;
   }
 
-  /** Thin bots: where the server will have moved the character with this intent, walls considered. */
-  private reckon(intent: { moveX: number; moveY: number; facing: number; crouch: boolean }): void {
+  /**
+   * Thin bots: where the server will have moved the character with this intent, walls considered. By the
+   * time since the last frame, not one step a frame: a bot whose loop runs late (a loaded machine) sends
+   * fewer frames than the room steps, and the room keeps applying the last one (up to its hold of 5 steps),
+   * so the character walks ahead of a frame count.
+   */
+  private reckon(intent: { moveX: number; moveY: number; facing: number; crouch: boolean }, now: number): void {
+    const step = this.ctx.tickSeconds;
+    const seconds = this.reckonedAt < 0 ? step : Math.min(Math.max(step, (now - this.reckonedAt) / 1000), RECKON_HOLD_STEPS * step);
+    this.reckonedAt = now;
     if (!applyInput(intent, this.motion, DEFAULT_MOVEMENT_RULES)) return;
-    const nx = this.x + this.motion.vx * this.ctx.tickSeconds;
-    const ny = this.y + this.motion.vy * this.ctx.tickSeconds;
+    const nx = this.x + this.motion.vx * seconds;
+    const ny = this.y + this.motion.vy * seconds;
     if (this.ctx.level.nav.walkable(this.x, this.y, nx, ny) && this.play?.blocks(this.x, this.y, nx, ny) !== true) {
       this.x = nx;
       this.y = ny;
