@@ -167,6 +167,7 @@ export class AwarenessModel {
     // A full meter stays full: most sightings in a busy room are of targets already spotted.
     const level = was >= ceiling ? was : Math.min(ceiling, was + gain);
     pair.level = level;
+    if (pair !== rec.leader && level > rec.runnerUp) rec.runnerUp = level;
     pair.seenAt = now;
     pair.x = x;
     pair.y = y;

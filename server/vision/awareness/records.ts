@@ -71,6 +71,13 @@ export class ObserverRecord {
    * the most aware one and the other pairs need not be visited. Exact again after each full scan.
    */
   levelCap = 0;
+  /**
+   * The leader of the last full scan, while it lasts, and a bound on every other pair's level from then
+   * on (the scan's runner-up, raised by every fill of another pair since): while the leader's own level
+   * now is above the bound, it is still the only most aware pair, however the cold pairs have decayed.
+   */
+  leader: Pair | null = null;
+  runnerUp = 0;
   /** Model time the focus was last seen (alerted), or the search began (searching). */
   since = 0;
   /** Last known position of the focus, meters; meaningful once `hasKnown`. */
@@ -109,17 +116,24 @@ export function findPair(rec: ObserverRecord, targetId: string): Pair | undefine
 export function mostAware(rec: ObserverRecord, now: number, o: ResolvedOptions): Pair {
   const seen = rec.seenTop!;
   if (rec.levelCap < seen.level) return seen;
+  const leader = rec.leader;
+  // A suspicious observer hearing a second target every few steps would otherwise scan every step.
+  if (leader !== null && !leader.dropped && levelAt(leader, now, o) > rec.runnerUp) return leader;
   let best = seen;
   let bestLevel = -1;
+  let second = 0;
   const pairs = rec.pairList;
   for (let i = 0; i < pairs.length; i++) {
     const level = levelAt(pairs[i]!, now, o);
     if (level > bestLevel) {
+      if (bestLevel > second) second = bestLevel;
       best = pairs[i]!;
       bestLevel = level;
-    }
+    } else if (level > second) second = level;
   }
   rec.levelCap = bestLevel;
+  rec.leader = best;
+  rec.runnerUp = second;
   return best;
 }
 
