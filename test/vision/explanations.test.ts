@@ -77,6 +77,25 @@ describe("every spotted explains itself", () => {
     expect(fills.every((f) => f.distance === 5)).toBe(true);
   });
 
+  it("a slow fill keeps only its last explainFills steps, oldest first", () => {
+    // Far and at the cone's edge: the meter takes over 100 steps to fill, more than the log keeps.
+    const model = new AwarenessModel({ explain: true, explainFills: 40 });
+    let spotted: DetectionEvent | undefined;
+    let first = -1;
+    for (let t = 0; t < 2000 && spotted === undefined; t++) {
+      const events = model.step(t, DT, [sighting(13, 0.7, 0.5)]);
+      if (first < 0 && events.some((e) => e.type === "noticed")) first = t;
+      spotted = events.find((e) => e.type === "spotted");
+    }
+    expect(spotted).toBeDefined();
+    expect(spotted!.tick - first).toBeGreaterThan(100);
+    const fills = spotted!.explanation!.fills;
+    expect(fills.map((f) => f.tick)).toEqual(Array.from({ length: 40 }, (_, i) => spotted!.tick - 39 + i));
+    for (let i = 1; i < fills.length; i++) expect(fills[i]!.before).toBe(fills[i - 1]!.after);
+    expect(fills.at(-1)!.after).toBe(1);
+    expect(fills.every((f) => f.distance === 13 && f.offAxis === 0.7)).toBe(true);
+  });
+
   it("under the fairness mode, each step says where the observer was and where the player's screen showed it", () => {
     const occluders = new Occluders();
     const vision = new VisionSystem(occluders);

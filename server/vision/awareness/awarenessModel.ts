@@ -239,6 +239,7 @@ export class AwarenessModel {
       const rec = records[r]!;
       if (drop(rec)) {
         rec.slot = -1;
+        this.spareLogsOf(rec.pairList);
         continue;
       }
       this.touchedAt[kept] = this.touchedAt[r]!;
@@ -298,6 +299,19 @@ export class AwarenessModel {
       rec.pairList.splice(rec.pairList.indexOf(pair), 1);
       pair.dropped = true;
       if (rec.focusPair === pair) rec.focusPair = null;
+      if (pair.log !== null) {
+        this.spareLogs.push(pair.log);
+        pair.log = null;
+      }
+    }
+  }
+
+  /** The explanation logs of dropped pairs, back to the spares (a capture drops every meter about its player). */
+  private spareLogsOf(pairs: readonly Pair[]): void {
+    for (const pair of pairs) {
+      if (pair.log === null) continue;
+      this.spareLogs.push(pair.log);
+      pair.log = null;
     }
   }
 

@@ -30,14 +30,23 @@ const REWOUND = 20;
 const REWOUND_MS = 23;
 const STRIDE = 24;
 
-/** The last `capacity` steps that raised one meter. @internal */
+/** Steps a new log has room for before it grows (doubling, up to its most). */
+const FIRST_CAPACITY = 8;
+
+/** The last `most` steps that raised one meter. @internal */
 export class FillLog {
-  private readonly data: Float64Array;
+  /**
+   * Room for steps now. A log starts small and doubles as steps come: most meters rise for a few steps and
+   * fall back, and a whole 100-step ring (19 KB) for each was most of what a room's awareness allocated.
+   */
+  private capacity: number;
+  private data: Float64Array;
   private start = 0;
   private count = 0;
 
-  constructor(private readonly capacity: number) {
-    this.data = new Float64Array(capacity * STRIDE);
+  constructor(private readonly most: number) {
+    this.capacity = Math.min(FIRST_CAPACITY, most);
+    this.data = new Float64Array(this.capacity * STRIDE);
   }
 
   /** Forgets every step (the meter stood at 0: what raised it before says nothing now). */
@@ -48,8 +57,9 @@ export class FillLog {
 
   /** A step raised the meter by sight. `factors` are the rate's multipliers; `poses` what a check judged from, if any. */
   sight(tick: number, s: Sighting, before: number, gain: number, after: number, factors: FillFactors, poses: JudgedPoses | null): void {
-    const d = this.data;
     const at = this.slot(tick, 0, before, gain, after);
+    // Read after the slot is taken: taking it may have grown the log.
+    const d = this.data;
     d[at + DISTANCE] = s.distance;
     d[at + OFF_AXIS] = s.offAxis;
     d[at + VISIBILITY] = s.visibility ?? 1;
@@ -109,6 +119,7 @@ export class FillLog {
   /** The slot of a new step (the oldest one's, when full), its common numbers written. */
   private slot(tick: number, sense: 0 | 1, before: number, gain: number, after: number): number {
     let index: number;
+    if (this.count === this.capacity && this.capacity < this.most) this.grow();
     if (this.count < this.capacity) index = (this.start + this.count++) % this.capacity;
     else {
       index = this.start;
@@ -123,10 +134,22 @@ export class FillLog {
     d[at + AFTER] = after;
     return at;
   }
+
+  /** Doubles the room (up to the most), the steps kept in order from slot 0. */
+  private grow(): void {
+    const capacity = Math.min(2 * this.capacity, this.most);
+    const data = new Float64Array(capacity * STRIDE);
+    const firstRun = (this.capacity - this.start) * STRIDE;
+    data.set(this.data.subarray(this.start * STRIDE), 0);
+    data.set(this.data.subarray(0, this.start * STRIDE), firstRun);
+    this.data = data;
+    this.capacity = capacity;
+    this.start = 0;
+  }
 }
 
 /**
- * Pair `pair`'s log (on its first fill, a spare one of a dropped pair, else a new one of `capacity` steps),
+ * Pair `pair`'s log (on its first fill, a spare one of a dropped pair, else a new one of at most `capacity` steps),
  * emptied when its meter rises from 0. @internal
  */
 export function logOf(pair: Pair, was: number, capacity: number, spares: FillLog[]): FillLog {
