@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "./options.js";
-import { formatPeers, parsePeersArgs, peerProblems, PEERS_USAGE, runArgs, type PeerPair, type PeersOptions } from "./peer/peerTable.js";
+import { auditedRunArgs, formatAuditedRun, formatPeers, formatRatioVerdict, parsePeersArgs, peersVerdict, PEERS_USAGE, runArgs, type PeerPair, type PeersOptions } from "./peer/peerTable.js";
 import type { LoadTestSummary } from "./report/summary.js";
 
 /** Seconds a run may take beyond its ramp and duration (server start, joins, leaves) before it is stopped. */
@@ -43,6 +43,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
   const dir = await mkdtemp(join(tmpdir(), "sightline-peers-"));
   const pairs: PeerPair[] = [];
+  let audited: { share: number; run: LoadTestSummary | undefined } | undefined;
   try {
     for (let i = 1; i <= options.pairs && !interrupted; i++) {
       const pair: PeerPair = { stealth: undefined, plain: undefined };
@@ -50,8 +51,13 @@ async function main(argv: readonly string[]): Promise<number> {
       for (const side of ["stealth", "plain"] as const) {
         if (interrupted) break;
         process.stderr.write(`\n=== pair ${i} of ${options.pairs}: ${side === "stealth" ? "ours (stealth)" : "the plain peer"} ===\n`);
-        pair[side] = await runSide(options, side, join(dir, `pair${i}-${side}.json`));
+        pair[side] = await runSide(runArgs(options, side, join(dir, `pair${i}-${side}.json`)), side);
       }
+    }
+    // Leaks are judged apart: the audit is an instrument with a cost of its own, kept out of the ratio.
+    if (options.auditedRun > 0 && !interrupted) {
+      process.stderr.write(`\n=== the audited run: ours, --audit ${options.auditedRun} ===\n`);
+      audited = { share: options.auditedRun, run: await runSide(auditedRunArgs(options, join(dir, "audited.json")), "audited") };
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -59,17 +65,18 @@ async function main(argv: readonly string[]): Promise<number> {
 
   process.stdout.write(`\nours (stealth) against the plain peer, interleaved, ${pairs.length} pair(s), each run: npm run loadtest:local -- ${options.load.join(" ")} (the peer with --audit 0: it has nothing to audit)\n`);
   process.stdout.write(`(medians over the pairs; ours/plain: the median of the pairs' ratios; n/a: a figure the run does not have)\n\n`);
-  process.stdout.write(`${formatPeers(pairs)}\n`);
-  const problems = peerProblems(pairs);
+  process.stdout.write(`${formatPeers(pairs)}\n\n${formatRatioVerdict(pairs, options.maxRatio)}\n`);
+  if (audited !== undefined) process.stdout.write(`${formatAuditedRun(audited.run, audited.share)}\n`);
+  const problems = peersVerdict(pairs, options.maxRatio, audited);
   if (interrupted) problems.unshift("interrupted before the end");
   process.stdout.write(`\nresult: ${problems.length === 0 ? "ok" : `FAILED: ${problems.join("; ")}`}\n`);
   if (interrupted) return 130;
   return problems.length === 0 ? 0 : 1;
 }
 
-/** One load-test run of `side`, its table passed through; its summary, or undefined when it did not finish. */
-async function runSide(options: PeersOptions, side: "stealth" | "plain", output: string): Promise<LoadTestSummary | undefined> {
-  const args = runArgs(options, side, output);
+/** One load-test run (`args`, naming its `--output`), its table passed through; its summary, or undefined when it did not finish. */
+async function runSide(args: string[], side: string): Promise<LoadTestSummary | undefined> {
+  const output = valueOf(args, "--output")!;
   const ramp = Number(valueOf(args, "--ramp") ?? 10);
   const duration = Number(valueOf(args, "--duration") ?? 30);
   const started = spawn(process.execPath, ["--import", "tsx", "loadtest/cli.ts", ...args], { stdio: ["ignore", "inherit", "inherit"] });

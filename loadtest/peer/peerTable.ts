@@ -2,25 +2,41 @@ import { median } from "../bench/percentile.js";
 import { parseLoadTestArgs, UsageError } from "../options.js";
 import type { LoadTestSummary } from "../report/summary.js";
 
-/** The capacity load, without its targets and results naming: what `npm run loadtest:peers` runs by default. */
-export const PEER_LOAD = Object.freeze(["--map", "compound", "--rooms", "12", "--clients", "300", "--guards", "64", "--duration", "120", "--warmup", "20", "--ramp", "20", "--thin", "--audit", "0.1"]);
+/**
+ * The capacity load, without its targets and results naming: what `npm run loadtest:peers` runs by default.
+ * The audit off: it is a load-test instrument, and the ratio is to say what the product costs. Leaks are
+ * the separate audited run's business.
+ */
+export const PEER_LOAD = Object.freeze(["--map", "compound", "--rooms", "12", "--clients", "300", "--guards", "64", "--duration", "120", "--warmup", "20", "--ramp", "20", "--thin", "--audit", "0"]);
+/** The target: our server's CPU per client at most this many times the plain peer's, in every pair. */
+export const DEFAULT_MAX_RATIO = 1.4;
+/** The share of our clients the audited run audits. */
+export const DEFAULT_AUDITED_RUN = 0.1;
 /** Most pairs one command may run: each pair is two full runs (about 5 minutes at the capacity load). */
 export const MAX_PAIRS = 5;
 /** Flags the peers command sets for each run itself. */
 const OWN_FLAGS = ["--server", "--runs", "--label", "--output", "--endpoint"];
 
-export const PEERS_USAGE = `usage: npm run loadtest:peers -- [--pairs <n>] [--results-dir <dir>] [load-test flags]
+export const PEERS_USAGE = `usage: npm run loadtest:peers -- [--pairs <n>] [--max-ratio <x>] [--audited-run <fraction>] [--results-dir <dir>] [load-test flags]
 
 Runs our server and the plain peer (a plain Colyseus room of the same shape, no vision or culling) in turn,
 stealth then plain, for --pairs pairs (1..${MAX_PAIRS}, default 2), at the same load: by default
   ${PEER_LOAD.join(" ")}
 Load-test flags after these override them (later flags win); --audit applies to ours only, and so does
---hearing (ours hears by default; the peer has no hearing); ours runs with --level-play off. Each run's
-summary JSON is saved in --results-dir (default docs/results) as <date>-<commit>-peers-stealth-run1.json
-and ...-peers-plain-run1.json; then one table sets our figures beside the peer's, with ours/plain.`;
+--hearing (ours hears by default; the peer has no hearing); ours runs with --level-play off. Then one more
+run of ours alone with the audit on a share of its clients (--audited-run, default ${DEFAULT_AUDITED_RUN}; 0: none),
+for leaks, pop-ins, misses and sound leaks: not part of the ratio. Each run's summary JSON is saved in
+--results-dir (default docs/results) as <date>-<commit>-peers-stealth-run1.json, ...-peers-plain-run1.json
+and ...-peers-stealth-audited-run1.json; then one table sets our figures beside the peer's, with ours/plain.
+The result is ok only when every run was, the audited run found nothing, and in every pair our CPU per
+client was at most --max-ratio (default ${DEFAULT_MAX_RATIO}) times the peer's.`;
 
 export interface PeersOptions {
   pairs: number;
+  /** The CPU-per-client ratio (ours / plain) every pair must stay at or under. */
+  maxRatio: number;
+  /** The share of our clients the audited run audits; 0: no audited run. */
+  auditedRun: number;
   resultsDir: string;
   /** The load-test arguments both sides share (without `--server`, `--label`, `--output`). */
   load: string[];
@@ -30,6 +46,8 @@ export interface PeersOptions {
 export function parsePeersArgs(args: readonly string[]): PeersOptions | "help" {
   const load = [...PEER_LOAD];
   let pairs = 2;
+  let maxRatio = DEFAULT_MAX_RATIO;
+  let auditedRun = DEFAULT_AUDITED_RUN;
   let resultsDir = "docs/results";
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -43,19 +61,34 @@ export function parsePeersArgs(args: readonly string[]): PeersOptions | "help" {
       const v = value();
       pairs = Number(v);
       if (!(Number.isInteger(pairs) && pairs >= 1 && pairs <= MAX_PAIRS)) throw new UsageError(`--pairs must be a whole number from 1 to ${MAX_PAIRS} (got ${JSON.stringify(v)})`);
+    } else if (arg === "--max-ratio") {
+      const v = value();
+      maxRatio = Number(v);
+      if (!(Number.isFinite(maxRatio) && maxRatio > 0)) throw new UsageError(`--max-ratio must be a positive number (got ${JSON.stringify(v)})`);
+    } else if (arg === "--audited-run") {
+      const v = value();
+      auditedRun = Number(v);
+      if (!(Number.isFinite(auditedRun) && auditedRun >= 0 && auditedRun <= 1)) throw new UsageError(`--audited-run must be the share of clients to audit, 0..1 (got ${JSON.stringify(v)})`);
     } else if (arg === "--results-dir") resultsDir = value();
     else if (OWN_FLAGS.includes(arg.split("=")[0]!)) throw new UsageError(`${arg.split("=")[0]} is set by the peers command for each run`);
     else load.push(arg);
   }
   // Both sides' command lines must parse before anything starts.
-  for (const side of ["stealth", "plain"] as const) parseLoadTestArgs(runArgs({ pairs, resultsDir, load }, side, "x.json"));
-  return { pairs, resultsDir, load };
+  const options = { pairs, maxRatio, auditedRun, resultsDir, load };
+  for (const side of ["stealth", "plain"] as const) parseLoadTestArgs(runArgs(options, side, "x.json"));
+  if (auditedRun > 0) parseLoadTestArgs(auditedRunArgs(options, "x.json"));
+  return options;
 }
 
 /** The load-test CLI arguments of one side's run. The peer has no audit: `--audit 0` says so in its JSON. */
 export function runArgs(o: PeersOptions, side: "stealth" | "plain", output: string): string[] {
   // Like for like: the plain peer has no doors or smoke, so ours runs its level without them too.
   return ["--local", ...o.load, ...(side === "plain" ? ["--audit", "0"] : ["--level-play", "off"]), "--server", side, "--results-dir", o.resultsDir, "--label", `peers-${side}`, "--output", output];
+}
+
+/** The audited run's arguments: ours at the same load, the audit on `auditedRun` of its clients. */
+export function auditedRunArgs(o: PeersOptions, output: string): string[] {
+  return ["--local", ...o.load, "--level-play", "off", "--audit", String(o.auditedRun), "--server", "stealth", "--results-dir", o.resultsDir, "--label", "peers-stealth-audited", "--output", output];
 }
 
 /** One pair's summaries (undefined: that run did not complete). */
@@ -105,6 +138,47 @@ export function formatPeers(pairs: readonly PeerPair[]): string {
   const table = [header, ...rows];
   const widths = header.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));
   return table.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd()).join("\n");
+}
+
+/** Each pair's CPU per client, ours / plain (undefined where a run lacks the figure). */
+export function cpuRatios(pairs: readonly PeerPair[]): (number | undefined)[] {
+  const perClient = FIGURES.find((f) => f.label.startsWith("server CPU per client"))!;
+  const read = (s: LoadTestSummary | undefined) => (s === undefined ? undefined : num(perClient.read(s)));
+  return pairs.map((p) => ratio(read(p.stealth), read(p.plain)));
+}
+
+/** The ratio target's line: each pair's CPU-per-client ratio and in how many pairs it held. */
+export function formatRatioVerdict(pairs: readonly PeerPair[], maxRatio: number): string {
+  const ratios = cpuRatios(pairs);
+  const met = ratios.filter((r) => r !== undefined && r <= maxRatio).length;
+  return `CPU per client, ours / plain, by pair: ${ratios.map((r) => (r === undefined ? "n/a" : r.toFixed(3))).join(", ")} (target at most ${maxRatio}: met in ${met} of ${pairs.length} pairs)`;
+}
+
+/** The audited run's line: what the audit found, and over how much. */
+export function formatAuditedRun(run: LoadTestSummary | undefined, share: number): string {
+  const c = run?.server?.culling;
+  if (run === undefined || c == null) return `audited run of ours (--audit ${share}): did not complete`;
+  return `audited run of ours (--audit ${share}): leaks / pop-ins / misses / sound leaks ${c.leaks} / ${c.popIns} / ${c.misses} / ${c.soundLeaks} over ${c.auditedClientTicks} client-ticks and ${c.soundsAudited} sounds audited`;
+}
+
+/**
+ * Every reason the peers command's result is not ok: runs that did not complete or were not ok, pairs
+ * whose CPU-per-client ratio is over `maxRatio` (or unknown), and an audited run that did not come back
+ * clean or audited nothing. Empty when all held.
+ */
+export function peersVerdict(pairs: readonly PeerPair[], maxRatio: number, audited?: { share: number; run: LoadTestSummary | undefined }): string[] {
+  const problems = peerProblems(pairs);
+  cpuRatios(pairs).forEach((r, i) => {
+    if (r === undefined) problems.push(`pair ${i + 1}: no CPU-per-client ratio`);
+    else if (r > maxRatio) problems.push(`pair ${i + 1}: our CPU per client ${r.toFixed(3)} times the peer's, above ${maxRatio}`);
+  });
+  if (audited !== undefined) {
+    const run = audited.run;
+    if (run === undefined) problems.push("the audited run did not complete");
+    else if (!run.ok) problems.push(`the audited run: ${run.problems.join("; ")}`);
+    else if ((run.server?.culling?.auditedClientTicks ?? 0) === 0) problems.push("the audited run audited no client-tick");
+  }
+  return problems;
 }
 
 /** Each run that did not complete or was not ok, as a sentence; empty when every run was clean. */

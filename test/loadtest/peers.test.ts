@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseLoadTestArgs, UsageError, type LoadTestOptions } from "../../loadtest/options.js";
-import { formatPeers, MAX_PAIRS, parsePeersArgs, PEER_LOAD, peerProblems, runArgs, type PeersOptions } from "../../loadtest/peer/peerTable.js";
+import { auditedRunArgs, formatAuditedRun, formatPeers, formatRatioVerdict, MAX_PAIRS, parsePeersArgs, PEER_LOAD, peerProblems, peersVerdict, runArgs, type PeersOptions } from "../../loadtest/peer/peerTable.js";
 import type { RunRecord } from "../../loadtest/loadRun.js";
 import type { StatsReading } from "../../loadtest/serverWatch.js";
 import { formatSpread } from "../../loadtest/report/severalRuns.js";
@@ -18,13 +18,15 @@ const refusal = (...args: string[]) => {
 };
 
 describe("npm run loadtest:peers flags", () => {
-  it("runs 2 pairs of the capacity load by default, ours with the audit and the peer without, and ours without doors and smoke like the peer", () => {
+  it("runs 2 pairs of the capacity load by default with the audit off on both sides, ours without doors and smoke like the peer, then one audited run of ours", () => {
     const o = parsePeersArgs([]) as PeersOptions;
-    expect(o).toMatchObject({ pairs: 2, resultsDir: "docs/results", load: [...PEER_LOAD] });
+    expect(o).toMatchObject({ pairs: 2, maxRatio: 1.4, auditedRun: 0.1, resultsDir: "docs/results", load: [...PEER_LOAD] });
     const ours = parseLoadTestArgs(runArgs(o, "stealth", "a.json")) as LoadTestOptions;
     const plain = parseLoadTestArgs(runArgs(o, "plain", "b.json")) as LoadTestOptions;
     for (const side of [ours, plain]) expect(side).toMatchObject({ local: true, map: "compound", rooms: 12, clients: 300, guards: [64], duration: 120, warmup: 20, ramp: 20, decodeSample: 0.05, resultsDir: "docs/results" });
-    expect(ours).toMatchObject({ server: "stealth", audit: 0.1, label: "peers-stealth", output: "a.json", levelPlay: "off" });
+    expect(ours).toMatchObject({ server: "stealth", audit: 0, label: "peers-stealth", output: "a.json", levelPlay: "off" });
+    const audited = parseLoadTestArgs(auditedRunArgs(o, "c.json")) as LoadTestOptions;
+    expect(audited).toMatchObject({ server: "stealth", audit: 0.1, label: "peers-stealth-audited", output: "c.json", levelPlay: "off", clients: 300, rooms: 12 });
     expect(plain).toMatchObject({ server: "plain", audit: 0, label: "peers-plain", output: "b.json" });
     // Ours hears (the default); the peer has no hearing.
     expect(ours.hearing).toBe("on");
@@ -46,6 +48,10 @@ describe("npm run loadtest:peers flags", () => {
     expect(refusal("--pairs", String(MAX_PAIRS + 1))).toMatch(/--pairs/);
     expect(refusal("--pairs")).toMatch(/--pairs needs a value/);
     expect(parsePeersArgs(["--help"])).toBe("help");
+    expect(parsePeersArgs(["--max-ratio", "1.25", "--audited-run", "0"])).toMatchObject({ maxRatio: 1.25, auditedRun: 0 });
+    expect(refusal("--max-ratio", "0")).toMatch(/--max-ratio must be a positive number/);
+    expect(refusal("--max-ratio", "lots")).toMatch(/--max-ratio/);
+    expect(refusal("--audited-run", "2")).toMatch(/--audited-run must be the share of clients to audit, 0..1/);
   });
 
   it("refuses the flags it sets for each run, and bad load flags before anything starts", () => {
@@ -86,6 +92,33 @@ describe("the peers table", () => {
     expect(text).toMatch(/event-loop lag p99 over the run, ms\s+30\s+10\s+n\/a\s+30 \/ n\/a = n\/a\s+n\/a \/ 10 = n\/a/);
     expect(peerProblems(pairs)).toEqual(["the plain run of pair 1 did not complete", "the plain run of pair 2: 2 error(s)"]);
     expect(peerProblems([{ stealth: summary(19, 9, 50, 300), plain: summary(20, 5, 30, 300) }])).toEqual([]);
+  });
+});
+
+describe("the peers verdict", () => {
+  const audited = (leaks: number, clientTicks: number): LoadTestSummary => ({
+    ...summary(19.9, 8, 80, 300, leaks === 0),
+    problems: leaks === 0 ? [] : [`culling audit: ${leaks} leak(s), 0 pop-in(s), 0 miss(es)`],
+    server: { ...summary(19.9, 8, 80, 300).server!, culling: { leaks, popIns: 0, misses: 0, soundLeaks: 0, auditedClientTicks: clientTicks, soundsAudited: 40, failures: [] } },
+  }) as unknown as LoadTestSummary;
+
+  it("holds every pair's CPU per client to the ratio target, and says in how many it held", () => {
+    // 84% and 60% of a core over 300 clients against 60% and 40%: 1.4 and 1.5.
+    const pairs = [{ stealth: summary(19.9, 8, 84, 300), plain: summary(20, 5, 60, 300) }, { stealth: summary(19.9, 8, 60, 300), plain: summary(20, 5, 40, 300) }];
+    expect(formatRatioVerdict(pairs, 1.4)).toBe("CPU per client, ours / plain, by pair: 1.400, 1.500 (target at most 1.4: met in 1 of 2 pairs)");
+    expect(peersVerdict(pairs, 1.4)).toEqual(["pair 2: our CPU per client 1.500 times the peer's, above 1.4"]);
+    expect(peersVerdict(pairs, 1.5)).toEqual([]);
+    expect(peersVerdict([{ stealth: summary(19.9, 8, 84, 300), plain: undefined }], 1.4)).toEqual(["the plain run of pair 1 did not complete", "pair 1: no CPU-per-client ratio"]);
+  });
+
+  it("fails on an audited run that leaked, audited nothing or did not finish, and reports what it audited", () => {
+    const pairs = [{ stealth: summary(19.9, 8, 60, 300), plain: summary(20, 5, 50, 300) }];
+    expect(peersVerdict(pairs, 1.4, { share: 0.1, run: audited(0, 90_000) })).toEqual([]);
+    expect(formatAuditedRun(audited(0, 90_000), 0.1)).toBe("audited run of ours (--audit 0.1): leaks / pop-ins / misses / sound leaks 0 / 0 / 0 / 0 over 90000 client-ticks and 40 sounds audited");
+    expect(peersVerdict(pairs, 1.4, { share: 0.1, run: audited(2, 90_000) })).toEqual(["the audited run: culling audit: 2 leak(s), 0 pop-in(s), 0 miss(es)"]);
+    expect(peersVerdict(pairs, 1.4, { share: 0.1, run: audited(0, 0) })).toEqual(["the audited run audited no client-tick"]);
+    expect(peersVerdict(pairs, 1.4, { share: 0.1, run: undefined })).toEqual(["the audited run did not complete"]);
+    expect(formatAuditedRun(undefined, 0.1)).toBe("audited run of ours (--audit 0.1): did not complete");
   });
 });
 
