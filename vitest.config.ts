@@ -10,6 +10,7 @@ const INTEGRATION = [
   "test/colyseus/sendTiming.test.ts",
   "test/colyseus/sightlinePlugin.test.ts",
   "test/colyseus/teamGames.test.ts",
+  "test/colyseus/unheldEntities.test.ts",
   "test/examples/captureTheFlag.test.ts",
   "test/examples/cullingRoom.test.ts",
   "test/examples/fogOfWar.test.ts",

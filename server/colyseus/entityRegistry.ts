@@ -19,6 +19,10 @@ export interface EntityRecord {
   /** The position last handed to the culling, meters: an unchanged one is not handed again. */
   x: number;
   y: number;
+  /** How many sessions' views hold it (by the default tag). */
+  holders: number;
+  /** Whether its schema changes are paused because no view holds it (see `SessionViews.pauseUnheld`). */
+  paused: boolean;
 }
 
 /** Where entities are moved to. @internal */
@@ -60,7 +64,7 @@ export class EntityRegistry {
 
   /** Registers an entity whose culling position is (x, y) now. */
   add(id: string, instance: Schema, team: string | undefined, character: boolean, fixed: boolean, x: number, y: number): EntityRecord {
-    const record: EntityRecord = { id, instance, index: this.records.length, teleported: false, team, character, fixed, x, y };
+    const record: EntityRecord = { id, instance, index: this.records.length, teleported: false, team, character, fixed, x, y, holders: 0, paused: false };
     this.byId.set(id, record);
     this.records.push(record);
     return record;
@@ -114,6 +118,15 @@ export class EntityRegistry {
     this.outcome.count = count;
     return this.outcome;
   }
+}
+
+/**
+ * Whether an instance's changes have been through a patch since it was made: Colyseus ships a new instance
+ * whole from what it recorded, so only an instance past that may have its recording paused.
+ * @internal
+ */
+export function isShipped(instance: Schema): boolean {
+  return (instance as unknown as { [$changes]: { isNew: boolean } })[$changes].isNew !== true;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import type { ClientViews } from "../culling/clientViews.js";
 import { fail } from "../../shared/validation/rangeChecks.js";
-import type { EntityRecord, EntityRegistry } from "./entityRegistry.js";
+import { isShipped, type EntityRecord, type EntityRegistry } from "./entityRegistry.js";
 
 /** What a session is to the room. @internal */
 export type SessionRole = "player" | "spectator" | "caster";
@@ -61,6 +61,7 @@ export class SessionViews {
     const session = this.sessions.get(sessionId);
     const record = this.entities.get(id);
     if (session === undefined || record === undefined) return;
+    this.hold(record);
     session.view.add(record.instance);
     if (this.tags.team !== undefined && record.team !== undefined && record.team === this.teamOf(session)) {
       session.view.add(record.instance, this.tags.team);
@@ -75,6 +76,7 @@ export class SessionViews {
     if (session === undefined || record === undefined) return;
     session.view.remove(record.instance);
     session.teamTagged.delete(id);
+    record.holders--;
   }
 
   /**
@@ -95,7 +97,10 @@ export class SessionViews {
     let session = this.sessions.get(sessionId);
     if (session !== undefined && session.role === "caster") {
       this.sessions.delete(sessionId);
-      for (const r of this.entities.all()) session.view.remove(r.instance);
+      for (const r of this.entities.all()) {
+        session.view.remove(r.instance);
+        r.holders--;
+      }
       session = undefined;
     }
     const views = this.views();
@@ -147,8 +152,11 @@ export class SessionViews {
   release(sessionId: string): Session | undefined {
     const session = this.sessions.get(sessionId);
     if (session === undefined) return undefined;
+    // What its view held is held by one view fewer (the culling does not announce a removed client's entities).
+    const views = this.views();
+    for (const r of this.entities.all()) if (session.role === "caster" || views.has(sessionId, r.id)) r.holders--;
     this.sessions.delete(sessionId);
-    if (session.role !== "caster") this.views().removeClient(sessionId);
+    if (session.role !== "caster") views.removeClient(sessionId);
     if (session.character !== undefined && this.players.get(session.character) === sessionId) this.players.delete(session.character);
     return session;
   }
@@ -160,8 +168,16 @@ export class SessionViews {
 
   /** An entity is about to leave the state: casters let it go (culled views did, through the culling). */
   removing(record: EntityRecord): void {
+    // Left in the state by a room that only stops culling it, it must record its changes again.
+    if (record.paused) {
+      record.paused = false;
+      record.instance.resumeTracking();
+    }
     for (const session of this.sessions.values()) {
-      if (session.role === "caster") session.view.remove(record.instance);
+      if (session.role === "caster") {
+        session.view.remove(record.instance);
+        record.holders--;
+      }
       session.teamTagged.delete(record.id);
     }
   }
@@ -244,7 +260,41 @@ export class SessionViews {
     this.tagsStale = true;
   }
 
+  /**
+   * Stops recording the schema changes of entities no view holds: every write to one of them was recorded
+   * for a patch no client would receive any of, and each view's encode walked past it. The first view to
+   * hold it again gets it whole, from its live fields, as for any entity entering a view; its recording
+   * resumes first. An entity is paused only once it has been through a patch (Colyseus ships a new one from
+   * what it recorded), and only when no session holds it by the culling's own word, not only by the count.
+   */
+  pauseUnheld(): void {
+    const records = this.entities.all();
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
+      if (r.paused || r.holders > 0 || !isShipped(r.instance) || this.anyHolds(r)) continue;
+      r.instance.pauseTracking();
+      r.paused = true;
+    }
+  }
+
+  /** A view is about to hold the entity: its changes are recorded again before the view takes it. */
+  private hold(record: EntityRecord): void {
+    record.holders++;
+    if (!record.paused) return;
+    record.paused = false;
+    record.instance.resumeTracking();
+  }
+
+  /** Whether some session's view holds the entity now (a caster's holds all). */
+  private anyHolds(record: EntityRecord): boolean {
+    if (record.holders < 0) record.holders = 0;
+    const views = this.views();
+    for (const session of this.sessions.values()) if (session.role === "caster" || views.has(session.id, record.id)) return true;
+    return false;
+  }
+
   private showToCaster(session: Session, record: EntityRecord): void {
+    this.hold(record);
     session.view.add(record.instance);
     if (this.tags.team !== undefined && record.team !== undefined) session.view.add(record.instance, this.tags.team);
     if (this.tags.owner !== undefined && session.ownerFields) session.view.add(record.instance, this.tags.owner);

@@ -41,6 +41,15 @@ export interface SightlineOptions extends Omit<ViewCullingOptions, "onAdd" | "on
    */
   culling?: boolean;
   /**
+   * Pauses the schema change recording of every entity no client's view holds (Colyseus's
+   * `pauseTracking`), and resumes it just before a view takes the entity again, which then receives it
+   * whole from its live fields. Writes to an unseen guard then cost a field store: nothing is recorded for
+   * a patch no client would receive any of, and no view's encode walks past it. False records every
+   * write, as Colyseus does by default (for server code of your own that reads the recorded changes).
+   * @default true
+   */
+  pauseUnheld?: boolean;
+  /**
    * The `.view(tag)` tag of owner-only fields (ammo, health, a private meter): the plugin adds the
    * client's character to its view with this tag, so those fields reach that client alone, and moves the
    * tag when the client takes another character. Unset: no owner-only fields.
@@ -94,6 +103,7 @@ export function rewindCapOf(o: SeenOnScreenOptions): number {
 export const DEFAULT_SIGHTLINE_OPTIONS = Object.freeze({
   update: "beforePatch" as const,
   culling: true,
+  pauseUnheld: true,
   pingIntervalMs: 1000,
 });
 
@@ -103,6 +113,7 @@ const UPDATE_MODES = ["beforePatch", "manual"] as const;
 export function checkPluginOptions(o: SightlineOptions): void {
   if (o.update !== undefined) oneOf("SightlineOptions.update", o.update, UPDATE_MODES);
   if (o.culling !== undefined && typeof o.culling !== "boolean") fail("SightlineOptions.culling", "must be a boolean", o.culling);
+  if (o.pauseUnheld !== undefined && typeof o.pauseUnheld !== "boolean") fail("SightlineOptions.pauseUnheld", "must be a boolean", o.pauseUnheld);
   for (const name of ["ownerTag", "teamTag"] as const) {
     const tag = o[name];
     // Colyseus view tags are single bits.

@@ -107,7 +107,7 @@ export class SightlinePlugin extends RoomPlugin {
       clientOf: (sessionId) => room.clients.getById(sessionId),
     }));
     const noises = (this.noises = new CulledNoises(o, this.entities, sessions, (id) => room.clients.getById(id), () => this.views?.audit ?? null));
-    const cycle = (this.cycle = new ViewUpdates(room as Room, this.views, this.entities, sessions, this.roundTrips, router, noises, manual));
+    const cycle = (this.cycle = new ViewUpdates(room as Room, this.views, this.entities, sessions, this.roundTrips, router, noises, manual, o.pauseUnheld ?? DEFAULT_SIGHTLINE_OPTIONS.pauseUnheld));
     // Views are decided and messages resolved just before each patch, and settled before any other send;
     // a leaving client is released before the room's own onLeave, so the room may remove its character there.
     hookRoom(room, {

@@ -41,6 +41,7 @@ export class ViewUpdates {
     private readonly router: CulledMessages,
     private readonly noises: CulledNoises,
     private readonly manual: boolean,
+    private readonly pauseUnheld: boolean,
   ) {}
 
   /** See `SightlinePlugin.update`. */
@@ -53,6 +54,7 @@ export class ViewUpdates {
     this.roundTrips.apply(this.sessions.sessions.keys(), views);
     const report = views.update();
     this.sessions.retagAll();
+    if (this.pauseUnheld) this.sessions.pauseUnheld();
     const c = this.counts;
     c.updates++;
     c.lastUpdateMs = performance.now() - started;
