@@ -1,5 +1,5 @@
 import type { Room } from "@colyseus/core";
-import { schema, t } from "@colyseus/schema";
+import { MapSchema, schema, t } from "@colyseus/schema";
 import type { Rewind } from "@colyseus/core";
 import { wrapAngle } from "../../shared/math/angle.js";
 import { finite, nonEmptyString } from "../../shared/validation/rangeChecks.js";
@@ -32,7 +32,11 @@ interface RenderStamps {
  */
 export class RewoundPoses implements ShownPoses {
   private readonly rewind: Rewind;
-  private readonly poses = new Map<string, RecordedPose>();
+  /**
+   * The poses, one Rewind group for them all: a group per pose was walked one by one at each record, and
+   * a forgotten observer's group stayed in the Rewind for good. Never in the state: nothing of it is sent.
+   */
+  private readonly poses = new MapSchema<RecordedPose>();
 
   constructor(
     private readonly room: Room,
@@ -41,6 +45,7 @@ export class RewoundPoses implements ShownPoses {
   ) {
     // A little more history than the cap, so a pose at the cap is read between two records.
     this.rewind = room.allowRewindState({ maxRewindMs: maxRewindMs + 100 });
+    this.rewind.attachAll(this.poses, { fields: ["x", "y", "turn"], mode: "snapshot" });
   }
 
   /**
@@ -55,9 +60,10 @@ export class RewoundPoses implements ShownPoses {
     let pose = this.poses.get(id);
     if (pose === undefined) {
       pose = new RecordedPose();
+      // The Rewind reads the fields' values as they are at each record: recording changes would only cost.
+      pose.pauseTracking();
       pose.turn = facing;
       this.poses.set(id, pose);
-      this.rewind.attach(pose, { fields: ["x", "y", "turn"], mode: "snapshot" });
     }
     pose.x = x;
     pose.y = y;

@@ -33,6 +33,32 @@ describe("poses rewound through Colyseus's Rewind", () => {
     expect(poses.poseAt("nobody", 0, out)).toBe(false);
   });
 
+  it("many observers are recorded each step, and one forgotten is no longer, while one added later is rewound from its first record", () => {
+    const room = fakeRoom(new Map());
+    const poses = new RewoundPoses(room as never, 250, () => undefined);
+    const step = 50;
+    for (let k = 0; k <= 8; k++) {
+      room.clock.elapsedTime = k * step;
+      for (let g = 0; g < 20; g++) if (!(g === 7 && k > 4)) poses.record(`guard${g}`, g + k, -g, 0.1 * g);
+      if (k === 4) poses.forget("guard7");
+      if (k >= 6) poses.record("late", 100 + k, 0, 0);
+      poses.commit(step);
+    }
+    const out: Pose = { x: 0, y: 0, facing: 0 };
+    for (const g of [0, 3, 19]) {
+      expect(poses.poseAt(`guard${g}`, 2.5 * step, out)).toBe(true);
+      expect(out.x).toBeCloseTo(g + 2.5, 9);
+      expect(out.y).toBeCloseTo(-g, 9);
+      expect(out.facing).toBeCloseTo(0.1 * g, 9);
+    }
+    expect(poses.poseAt("guard7", 2 * step, out)).toBe(false);
+    // Before its first record, the earliest one stands.
+    expect(poses.poseAt("late", 2 * step, out)).toBe(true);
+    expect(out.x).toBe(106);
+    expect(poses.poseAt("late", 7.5 * step, out)).toBe(true);
+    expect(out.x).toBeCloseTo(107.5, 9);
+  });
+
   it("a player's render time comes from its input stream; none (0, an unstamped input) or no client reads as unknown", () => {
     const times = new Map([["session-1", 840]]);
     const room = fakeRoom(times);
