@@ -7,6 +7,7 @@ export interface PingableSocket {
 }
 
 interface Probe {
+  readonly sessionId: string;
   socket: PingableSocket;
   listener: (data: Uint8Array) => void;
   /** Id and send time (ms) of the ping in flight, or -1. */
@@ -15,6 +16,13 @@ interface Probe {
   /** Recent round trips, ms (a ring). */
   readonly samples: number[];
   next: number;
+  /** The estimate last handed on by {@link RoundTripProbe.applyChanged} (NaN: none yet, or to hand on again). */
+  applied: number | undefined;
+}
+
+/** Where {@link RoundTripProbe.applyChanged} hands estimates. @internal */
+export interface EstimateSink {
+  setRoundTrip(sessionId: string, roundTripMs: number | undefined): void;
 }
 
 /**
@@ -52,7 +60,7 @@ export class RoundTripProbe {
   /** Starts measuring a client (again, after a reconnection: the socket changed) and pings it at once. */
   watch(sessionId: string, socket: PingableSocket): void {
     this.unwatch(sessionId);
-    const probe: Probe = { socket, listener: () => {}, pendingId: -1, sentAt: 0, samples: [], next: 0 };
+    const probe: Probe = { sessionId, socket, listener: () => {}, pendingId: -1, sentAt: 0, samples: [], next: 0, applied: NaN };
     probe.listener = (data: Uint8Array) => {
       if (probe.pendingId < 0 || data === undefined || data.length !== 4) return;
       const id = new DataView(data.buffer, data.byteOffset, 4).getUint32(0);
@@ -83,17 +91,42 @@ export class RoundTripProbe {
   /** The round-trip estimate, ms, or undefined before the first pong. */
   estimate(sessionId: string): number | undefined {
     const probe = this.probes.get(sessionId);
-    if (probe === undefined || probe.samples.length === 0) return undefined;
+    return probe === undefined ? undefined : this.estimateOf(probe, this.now());
+  }
+
+  /**
+   * Hands `sink` the estimate of each client whose estimate changed since it was last handed on (or that
+   * {@link refresh} marked): between pongs, and while no pong is late, nothing changes, so a culling
+   * update a step costs no lookup per client.
+   */
+  applyChanged(sink: EstimateSink): void {
+    const now = this.now();
+    for (const probe of this.probes.values()) {
+      const estimate = this.estimateOf(probe, now);
+      if (estimate === probe.applied) continue;
+      probe.applied = estimate;
+      sink.setRoundTrip(probe.sessionId, estimate);
+    }
+  }
+
+  /** The client's estimate is handed on at the next {@link applyChanged}, changed or not (its view is new). */
+  refresh(sessionId: string): void {
+    const probe = this.probes.get(sessionId);
+    if (probe !== undefined) probe.applied = NaN;
+  }
+
+  private estimateOf(probe: Probe, now: number): number | undefined {
+    if (probe.samples.length === 0) return undefined;
     let max = 0;
     for (const s of probe.samples) if (s > max) max = s;
-    // A pong that is late already says the round trip is at least this long.
-    if (probe.pendingId >= 0) max = Math.max(max, this.networkTime(probe.sentAt));
+    // A pong that is late already says the round trip is at least this long (never more than its age, so
+    // the stalls need counting only once the age is past the samples).
+    if (probe.pendingId >= 0 && now - probe.sentAt > max) max = Math.max(max, this.networkTime(probe.sentAt, now));
     return max;
   }
 
   /** Time since `sentAt`, less the time the loop was blocked meanwhile. */
-  private networkTime(sentAt: number): number {
-    const now = this.now();
+  private networkTime(sentAt: number, now = this.now()): number {
     return Math.max(0, now - sentAt - this.blockedWithin(sentAt, now));
   }
 

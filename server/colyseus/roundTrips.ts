@@ -54,6 +54,8 @@ export class RoundTrips {
     if (this.own !== undefined) return;
     if (!this.sockets.has(sessionId)) this.sockets.set(sessionId, undefined);
     this.reconnect(sessionId);
+    // Its view may be new to the culling: its estimate so far goes to it at the next update.
+    this.probe.refresh(sessionId);
   }
 
   unwatch(sessionId: string): void {
@@ -62,9 +64,13 @@ export class RoundTrips {
     this.probe.unwatch(sessionId);
   }
 
-  /** Each session's estimate into the culling (unknown: counted at the cap). */
+  /**
+   * Each session's estimate into the culling (unknown: counted at the cap). Measured by pings, only those
+   * that changed since they were last applied; the room's own measure, every session every time.
+   */
   apply(sessionIds: Iterable<string>, sink: RoundTripSink): void {
-    for (const id of sessionIds) sink.setRoundTrip(id, this.estimate(id));
+    if (this.own === undefined) this.probe.applyChanged(sink);
+    else for (const id of sessionIds) sink.setRoundTrip(id, this.own(id));
   }
 
   /** A session's round trip, ms, or undefined before the first measure. */

@@ -127,6 +127,43 @@ describe("round trips across the server's own stalls", () => {
     expect(timers.pending).toBeNull();
   });
 
+  it("a client's estimate is handed to the culling when it changes, not at every update", () => {
+    let now = 0;
+    const probe = new RoundTripProbe(4, () => now);
+    const socket = new FakeSocket();
+    const handed: [string, number | undefined][] = [];
+    const sink = { setRoundTrip: (id: string, ms: number | undefined) => handed.push([id, ms]) };
+    probe.watch("c", socket); // pings at t = 0
+    probe.applyChanged(sink);
+    expect(handed).toEqual([["c", undefined]]); // a new client: unknown, once
+    now = 30;
+    probe.applyChanged(sink);
+    socket.pong(); // 30 ms
+    probe.applyChanged(sink);
+    probe.applyChanged(sink);
+    expect(handed).toEqual([["c", undefined], ["c", 30]]);
+    // A ping out, answered within the samples' longest: nothing changes.
+    now = 1000;
+    probe.pingAll();
+    now = 1020;
+    probe.applyChanged(sink);
+    expect(handed).toHaveLength(2);
+    // Late past it: the age of the ping in flight raises the estimate, each update it grows.
+    now = 1045;
+    probe.applyChanged(sink);
+    now = 1050;
+    probe.applyChanged(sink);
+    expect(handed.slice(2)).toEqual([["c", 45], ["c", 50]]);
+    socket.pong(); // 50 ms: the samples now say 50
+    probe.applyChanged(sink);
+    expect(handed).toHaveLength(4);
+    // A view new to the culling gets the estimate so far, unchanged as it is.
+    probe.refresh("c");
+    probe.applyChanged(sink);
+    expect(handed.at(-1)).toEqual(["c", 50]);
+    expect(handed).toHaveLength(5);
+  });
+
   it("the loop watch records no stall for timer jitter under its threshold", () => {
     let now = 0;
     const timers = new ManualTimers();
@@ -154,7 +191,8 @@ describe("round trips on a transport without WebSocket pings", () => {
       trips.watch("b");
       const applied: [string, number | undefined][] = [];
       trips.apply(["a", "b"], { setRoundTrip: (id, ms) => applied.push([id, ms]) });
-      expect(applied).toEqual([["a", undefined], ["b", undefined]]); // undefined: the culling counts it at maxRoundTripMs
+      // Nothing to hand on: a client's view starts unknown, which the culling counts at maxRoundTripMs.
+      expect(applied).toEqual([]);
       expect(trips.counts(["a", "b"])).toEqual({ p50: 0, max: 0, measured: 0, capped: 2 });
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain("maxRoundTripMs (300 ms)");
