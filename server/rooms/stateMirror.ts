@@ -1,3 +1,4 @@
+import type { ObserverState } from "sightline";
 import { CameraState, DetectionMeter, DetectionNotice, EVENT_HISTORY, GuardState, type PlayerState, type StealthState } from "../../shared/schema.js";
 import type { RoundEvent, StealthSimulation, StepResult } from "../sim/stealthSimulation.js";
 import type { RoomStats } from "../ops/roomStats.js";
@@ -7,6 +8,24 @@ export interface ViewMembership {
   has(clientId: string, entityId: string): boolean;
 }
 
+/** A meter the mirror keeps in a player's `meters`, with what the mirror knows of it. */
+interface MirroredMeter {
+  readonly meter: DetectionMeter;
+  /** The sync that last wrote it: one not written by this sync is dropped. */
+  stamp: number;
+  /**
+   * The tick it was made at: a meter exists only while its observer is in its target's view, so this is
+   * when the target's client last began to see that observer.
+   */
+  readonly since: number;
+}
+
+/** A player's meters on the mirror's side: plain objects by observer, so a sync hashes no schema map. */
+interface MirroredPlayer {
+  readonly state: PlayerState;
+  readonly meters: Map<string, MirroredMeter>;
+}
+
 /**
  * The simulation mirrored into the synced schema, in the two halves of a tick the culling sits between:
  * {@link syncBodies} (where everything is, read by the culling) before it, {@link syncAwareness} (meters,
@@ -14,19 +33,16 @@ export interface ViewMembership {
  * after it.
  */
 export class StateMirror {
-  /** Meters written this tick (reused), so the ones whose level fell back to 0 can be dropped. */
+  private meterSyncs = 0;
   /**
-   * The sync at which each meter was last written. A stamp rather than a set cleared every tick: clearing
+   * Each player's meters, by player id. A stamp per meter rather than a set cleared every tick: clearing
    * (or emptying and refilling) a long-lived Map or Set makes V8 allocate its new table straight in the old
    * generation, so a per-tick clear is garbage only a mark-compact collects.
    */
-  private readonly meterStamps = new Map<DetectionMeter, number>();
-  private meterSyncs = 0;
-  /**
-   * The tick each meter was made at: a meter exists only while its observer is in its target's view, so
-   * this is when the target's client last began to see that observer.
-   */
-  private readonly meterSince = new Map<DetectionMeter, number>();
+  private readonly mirrored = new Map<string, MirroredPlayer>();
+  /** The sync under way, for the reused visitor. */
+  private views: ViewMembership | null = null;
+  private readonly visitLevel = (observerId: string, targetId: string, level: number, alert: ObserverState): void => this.meterOf(observerId, targetId, level, alert);
 
   constructor(private readonly sim: StealthSimulation, private readonly state: StealthState, private readonly stats: RoomStats) {
     for (const g of sim.guards) {
@@ -111,47 +127,58 @@ export class StateMirror {
    * sent to that player may cover: nothing from before it saw that observer.
    */
   inViewSince(targetId: string, observerId: string): number | undefined {
-    const meter = this.state.players.get(targetId)?.meters.get(observerId);
-    return meter === undefined ? undefined : this.meterSince.get(meter);
+    return this.mirrored.get(targetId)?.meters.get(observerId)?.since;
   }
 
   /** Mirrors every awareness level above 0 into its target's `meters`, dropping meters back at 0. */
   private syncMeters(views: ViewMembership): void {
-    const stamps = this.meterStamps;
-    const stamp = ++this.meterSyncs;
-    const players = this.state.players;
-    this.sim.awareness.forEachLevel((observerId, targetId, level) => {
-      const ps = players.get(targetId);
-      // A meter names its observer: it reaches the target only while the observer is in the target's view.
-      if (ps === undefined || !views.has(targetId, observerId)) return;
-      let meter = ps.meters.get(observerId);
-      if (meter === undefined) {
-        meter = new DetectionMeter();
-        ps.meters.set(observerId, meter);
-        this.meterSince.set(meter, this.state.tick);
-      }
-      // Hundredths are all a meter needs on screen, and they spare a patch on most ticks of a slow decay.
-      meter.level = Math.round(level * 100) / 100;
-      meter.state = this.sim.alertOf(observerId);
-      stamps.set(meter, stamp);
-    });
-    players.forEach((ps: PlayerState) => {
-      if (ps.meters.size === 0) return;
-      for (const [observerId, meter] of ps.meters) {
-        if (stamps.get(meter) !== stamp) {
-          ps.meters.delete(observerId);
-          stamps.delete(meter);
-          this.meterSince.delete(meter);
-        }
-      }
-    });
-    // Meters of players who left went with their state: forget their stamps now and then.
-    if (stamp % 100 === 0) {
-      for (const [meter, at] of stamps) {
-        if (at === stamp) continue;
-        stamps.delete(meter);
-        this.meterSince.delete(meter);
-      }
+    ++this.meterSyncs;
+    this.views = views;
+    this.sim.awareness.forEachLevel(this.visitLevel);
+    this.views = null;
+    this.mirrored.forEach(this.sweepPlayer);
+  }
+
+  /** Reused callbacks of the sweep after each sync (no closure a tick). */
+  private sweeping: MirroredPlayer | null = null;
+  private readonly sweepPlayer = (mp: MirroredPlayer, id: string): void => {
+    // A player who left took its meters with its state; one back under the same id starts anew.
+    if (this.state.players.get(id) !== mp.state) {
+      this.mirrored.delete(id);
+      return;
     }
+    if (mp.meters.size === 0) return;
+    this.sweeping = mp;
+    mp.meters.forEach(this.sweepMeter);
+    this.sweeping = null;
+  };
+  private readonly sweepMeter = (m: MirroredMeter, observerId: string): void => {
+    if (m.stamp === this.meterSyncs) return;
+    const mp = this.sweeping!;
+    mp.state.meters.delete(observerId);
+    mp.meters.delete(observerId);
+  };
+
+  /** One pair's level into its target's meter, if the target's view holds the observer (a meter names it). */
+  private meterOf(observerId: string, targetId: string, level: number, alert: ObserverState): void {
+    let mp = this.mirrored.get(targetId);
+    if (mp === undefined) {
+      const ps = this.state.players.get(targetId);
+      if (ps === undefined) return;
+      mp = { state: ps, meters: new Map() };
+      this.mirrored.set(targetId, mp);
+    }
+    if (!this.views!.has(targetId, observerId)) return;
+    let m = mp.meters.get(observerId);
+    if (m === undefined) {
+      const meter = new DetectionMeter();
+      mp.state.meters.set(observerId, meter);
+      m = { meter, stamp: 0, since: this.state.tick };
+      mp.meters.set(observerId, m);
+    }
+    // Hundredths are all a meter needs on screen, and they spare a patch on most ticks of a slow decay.
+    m.meter.level = Math.round(level * 100) / 100;
+    m.meter.state = alert;
+    m.stamp = this.meterSyncs;
   }
 }

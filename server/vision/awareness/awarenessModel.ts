@@ -275,13 +275,14 @@ export class AwarenessModel {
   }
 
   /**
-   * Every pair with a level above 0, for syncing meters: calls `visit(observerId, targetId, level)`.
+   * Every pair with a level above 0, for syncing meters: calls `visit(observerId, targetId, level, state)`,
+   * `state` being the observer's (as {@link state} says), an observer's pairs one after another.
    */
-  forEachLevel(visit: (observerId: string, targetId: string, level: number) => void): void {
+  forEachLevel(visit: (observerId: string, targetId: string, level: number, state: ObserverState) => void): void {
     for (const rec of this.records) {
       for (const pair of rec.pairList) {
         const level = levelAt(pair, this.time, this.o);
-        if (level > 0) visit(rec.id, pair.targetId, level);
+        if (level > 0) visit(rec.id, pair.targetId, level, rec.state);
       }
     }
   }
