@@ -95,6 +95,12 @@ export class GuardBrain {
    */
   private progressCheck: number;
   private progressDistance = Infinity;
+  /**
+   * Each patrol leg's path as planned when the guard last set out on it, by the waypoint it leads to: a
+   * route's legs are the same every lap, and planning them again was most of what patrolling cost (an A*
+   * across the map for each leg of each lap, for 64 guards a room).
+   */
+  private readonly legs = new Map<Waypoint, { fromX: number; fromY: number; path: Waypoint[] }>();
 
   constructor(
     readonly id: string,
@@ -219,7 +225,7 @@ export class GuardBrain {
       return;
     }
     const speed = this.activity === "return" ? r.investigateSpeed : r.patrolSpeed;
-    if (this.moveTo(x, y, target, speed, dt, false, out)) {
+    if (this.moveTo(x, y, target, speed, dt, false, out, true)) {
       this.activity = "patrol";
       if (this.route.stationary) return;
       if (this.route.advance()) this.pause = r.endPause;
@@ -269,11 +275,15 @@ export class GuardBrain {
    * Steers toward `goal` along a grid path. Returns true on arrival (or when no path exists: there is
    * nowhere better to be). `moving` goals (a pursuit) are re-planned every `repathSeconds`.
    */
-  private moveTo(x: number, y: number, goal: Waypoint, speed: number, dt: number, moving: boolean, out: GuardCommand): boolean {
+  /** `leg`: `goal` is a waypoint of the route, the leg to it set out on where the guard is (see {@link legs}). */
+  private moveTo(x: number, y: number, goal: Waypoint, speed: number, dt: number, moving: boolean, out: GuardCommand, leg = false): boolean {
     const r = this.rules;
     const goalMoved = (goal.x - this.pathGoalX) ** 2 + (goal.y - this.pathGoalY) ** 2 > 0.25;
     this.sinceRepath += dt;
-    if (Number.isNaN(this.pathGoalX) || (goalMoved && (!moving || this.sinceRepath >= r.repathSeconds))) this.plan(x, y, goal);
+    if (Number.isNaN(this.pathGoalX)) {
+      if (!leg || !this.reuseLeg(x, y, goal)) this.plan(x, y, goal);
+      if (leg) this.keepLeg(x, y, goal);
+    } else if (goalMoved && (!moving || this.sinceRepath >= r.repathSeconds)) this.plan(x, y, goal);
 
     // Stuck (pushed into a corner, blocked by a player): re-plan if a second brought no progress.
     this.progressCheck += dt;
@@ -315,12 +325,45 @@ export class GuardBrain {
     }
   }
 
+  /**
+   * Sets out on the leg to `goal` along its path of an earlier lap, if that lap set out from within
+   * {@link LEG_REUSE} meters of here and its first waypoint is in a straight walk from here.
+   */
+  private reuseLeg(x: number, y: number, goal: Waypoint): boolean {
+    const leg = this.legs.get(goal);
+    if (leg === undefined || (leg.fromX - x) ** 2 + (leg.fromY - y) ** 2 > LEG_REUSE * LEG_REUSE) return false;
+    const first = leg.path[0];
+    if (first === undefined || !this.nav.walkable(x, y, first.x, first.y)) return false;
+    this.pathGoalX = goal.x;
+    this.pathGoalY = goal.y;
+    this.sinceRepath = 0;
+    this.progressDistance = Infinity;
+    this.path.length = 0;
+    for (const wp of leg.path) this.path.push(wp);
+    return true;
+  }
+
+  /** Remembers the path just set out on to `goal` from (x, y) (its waypoints are never written to). */
+  private keepLeg(x: number, y: number, goal: Waypoint): void {
+    const leg = this.legs.get(goal);
+    if (leg === undefined) this.legs.set(goal, { fromX: x, fromY: y, path: [...this.path] });
+    else if (leg.path.length !== this.path.length || leg.path.some((wp, i) => wp !== this.path[i])) {
+      leg.fromX = x;
+      leg.fromY = y;
+      leg.path.length = 0;
+      for (const wp of this.path) leg.path.push(wp);
+    }
+  }
+
   private clearPath(): void {
     this.path.length = 0;
     this.pathGoalX = NaN;
     this.pathGoalY = NaN;
   }
 }
+
+/** How near where a leg was last set out from a guard must be to walk that lap's path again, meters. */
+const LEG_REUSE = 1;
 
 /** `from` turned toward `to` by at most `maxStep` radians, the short way round. */
 function turnToward(from: number, to: number, maxStep: number): number {
