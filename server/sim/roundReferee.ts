@@ -27,6 +27,9 @@ export function checkRound(sim: Refereed, reach: number, exits: readonly Body[],
     let escaped = false;
     for (const exit of exits) {
       for (let f = exit.getFixtureList(); f !== null; f = f.getNext()) {
+        // The box first: most players are nowhere near an exit, and the shape test is the costlier one.
+        const box = f.getAABB(0);
+        if (at.x < box.lowerBound.x || at.x > box.upperBound.x || at.y < box.lowerBound.y || at.y > box.upperBound.y) continue;
         if (f.testPoint(at)) escaped = true;
       }
     }
