@@ -20,11 +20,24 @@ interface MirroredMeter {
   readonly since: number;
 }
 
-/** A player's meters on the mirror's side: plain objects by observer, so a sync hashes no schema map. */
+/** A player on the mirror's side: its meters as plain objects by observer, so a sync hashes no schema map. */
 interface MirroredPlayer {
   readonly state: PlayerState;
   readonly meters: Map<string, MirroredMeter>;
+  /** What {@link StateMirror.syncBodies} last wrote of it (see `PLAYER_FIELDS`): an unchanged field is not written. */
+  readonly written: Float64Array;
 }
+
+/** The player fields `syncBodies` writes, in the order of `MirroredPlayer.written`. */
+const PX = 0;
+const PY = 1;
+const PFACING = 2;
+const PCROUCH = 3;
+const PCAUGHT = 4;
+const PESCAPES = 5;
+const PSMOKES = 6;
+const PDISTRACTIONS = 7;
+const PLAYER_FIELDS = 8;
 
 /**
  * The simulation mirrored into the synced schema, in the two halves of a tick the culling sits between:
@@ -43,6 +56,15 @@ export class StateMirror {
   /** The sync under way, for the reused visitor. */
   private views: ViewMembership | null = null;
   private readonly visitLevel = (observerId: string, targetId: string, level: number, alert: ObserverState): void => this.meterOf(observerId, targetId, level, alert);
+  /**
+   * The guards' states in the simulation's order, and what was last written of each (x, y, facing): most
+   * guards' alert and activity, and a standing guard's place, are what they were, and a schema setter
+   * costs a call even when it writes nothing.
+   */
+  private readonly guardStates: GuardState[] = [];
+  private readonly guardWritten: Float64Array;
+  private readonly guardAlert: string[] = [];
+  private readonly guardActivity: string[] = [];
 
   constructor(private readonly sim: StealthSimulation, private readonly state: StealthState, private readonly stats: RoomStats) {
     for (const g of sim.guards) {
@@ -50,7 +72,11 @@ export class StateMirror {
       const at = g.body.getPosition();
       Object.assign(gs, { x: at.x, y: at.y, facing: g.brain.facing, fov: g.placement.fov, range: g.placement.range });
       state.guards.set(g.id, gs);
+      this.guardStates.push(gs);
+      this.guardAlert.push(gs.alert);
+      this.guardActivity.push(gs.activity);
     }
+    this.guardWritten = new Float64Array(3 * sim.guards.length).fill(NaN);
     for (const c of sim.cameras) {
       const cs = new CameraState();
       Object.assign(cs, { x: c.placement.x, y: c.placement.y, facing: c.facing, fov: c.placement.fov, range: c.placement.range });
@@ -63,26 +89,36 @@ export class StateMirror {
     const state = this.state;
     state.tick = result.tick;
     for (const p of this.sim.players.values()) {
-      const ps = state.players.get(p.id);
-      if (ps === undefined) continue;
+      const mp = this.mirrorOf(p.id);
+      if (mp === undefined) continue;
+      const ps = mp.state;
+      const w = mp.written;
       const at = p.body.getPosition();
-      ps.x = at.x;
-      ps.y = at.y;
-      ps.facing = p.facing;
-      ps.crouch = p.crouch;
-      ps.caught = p.caught;
-      ps.escapes = p.escapes;
-      ps.smokes = p.smokes;
-      ps.distractions = p.distractions;
+      if (w[PX] !== at.x) ps.x = w[PX] = at.x;
+      if (w[PY] !== at.y) ps.y = w[PY] = at.y;
+      if (w[PFACING] !== p.facing) ps.facing = w[PFACING] = p.facing;
+      const crouch = p.crouch ? 1 : 0;
+      if (w[PCROUCH] !== crouch) {
+        w[PCROUCH] = crouch;
+        ps.crouch = p.crouch;
+      }
+      if (w[PCAUGHT] !== p.caught) ps.caught = w[PCAUGHT] = p.caught;
+      if (w[PESCAPES] !== p.escapes) ps.escapes = w[PESCAPES] = p.escapes;
+      if (w[PSMOKES] !== p.smokes) ps.smokes = w[PSMOKES] = p.smokes;
+      if (w[PDISTRACTIONS] !== p.distractions) ps.distractions = w[PDISTRACTIONS] = p.distractions;
     }
-    for (const g of this.sim.guards) {
-      const gs = state.guards.get(g.id)!;
+    const guards = this.sim.guards;
+    const gw = this.guardWritten;
+    for (let i = 0; i < guards.length; i++) {
+      const g = guards[i]!;
+      const gs = this.guardStates[i]!;
       const at = g.body.getPosition();
-      gs.x = at.x;
-      gs.y = at.y;
-      gs.facing = g.brain.facing;
-      gs.alert = this.sim.alertOf(g.id);
-      gs.activity = g.brain.activity;
+      if (gw[3 * i] !== at.x) gs.x = gw[3 * i] = at.x;
+      if (gw[3 * i + 1] !== at.y) gs.y = gw[3 * i + 1] = at.y;
+      if (gw[3 * i + 2] !== g.brain.facing) gs.facing = gw[3 * i + 2] = g.brain.facing;
+      const alert = this.sim.alertOf(g.id);
+      if (this.guardAlert[i] !== alert) gs.alert = this.guardAlert[i] = alert;
+      if (this.guardActivity[i] !== g.brain.activity) gs.activity = this.guardActivity[i] = g.brain.activity;
     }
     for (const c of this.sim.cameras) {
       const cs = state.cameras.get(c.id)!;
@@ -139,6 +175,18 @@ export class StateMirror {
     this.mirrored.forEach(this.sweepPlayer);
   }
 
+  /** The mirror's side of player `id` (made on first use), or undefined when it has no state (yet). */
+  private mirrorOf(id: string): MirroredPlayer | undefined {
+    let mp = this.mirrored.get(id);
+    if (mp === undefined) {
+      const ps = this.state.players.get(id);
+      if (ps === undefined) return undefined;
+      mp = { state: ps, meters: new Map(), written: new Float64Array(PLAYER_FIELDS).fill(NaN) };
+      this.mirrored.set(id, mp);
+    }
+    return mp;
+  }
+
   /** Reused callbacks of the sweep after each sync (no closure a tick). */
   private sweeping: MirroredPlayer | null = null;
   private readonly sweepPlayer = (mp: MirroredPlayer, id: string): void => {
@@ -161,14 +209,8 @@ export class StateMirror {
 
   /** One pair's level into its target's meter, if the target's view holds the observer (a meter names it). */
   private meterOf(observerId: string, targetId: string, level: number, alert: ObserverState): void {
-    let mp = this.mirrored.get(targetId);
-    if (mp === undefined) {
-      const ps = this.state.players.get(targetId);
-      if (ps === undefined) return;
-      mp = { state: ps, meters: new Map() };
-      this.mirrored.set(targetId, mp);
-    }
-    if (!this.views!.has(targetId, observerId)) return;
+    const mp = this.mirrorOf(targetId);
+    if (mp === undefined || !this.views!.has(targetId, observerId)) return;
     let m = mp.meters.get(observerId);
     if (m === undefined) {
       const meter = new DetectionMeter();
