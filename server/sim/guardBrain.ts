@@ -225,7 +225,8 @@ export class GuardBrain {
       return;
     }
     const speed = this.activity === "return" ? r.investigateSpeed : r.patrolSpeed;
-    if (this.moveTo(x, y, target, speed, dt, false, out, true)) {
+    // A leg set out on from the last waypoint, not a return from elsewhere, is the same every lap.
+    if (this.moveTo(x, y, target, speed, dt, false, out, this.activity === "patrol")) {
       this.activity = "patrol";
       if (this.route.stationary) return;
       if (this.route.advance()) this.pause = r.endPause;
@@ -273,9 +274,10 @@ export class GuardBrain {
 
   /**
    * Steers toward `goal` along a grid path. Returns true on arrival (or when no path exists: there is
-   * nowhere better to be). `moving` goals (a pursuit) are re-planned every `repathSeconds`.
+   * nowhere better to be). `moving` goals (a pursuit) are re-planned every `repathSeconds`, unless the
+   * path's last turn still has the goal in a straight walk (see {@link follow}). `leg`: `goal` is a waypoint
+   * of the route, the leg to it set out on from the waypoint before (see {@link legs}).
    */
-  /** `leg`: `goal` is a waypoint of the route, the leg to it set out on where the guard is (see {@link legs}). */
   private moveTo(x: number, y: number, goal: Waypoint, speed: number, dt: number, moving: boolean, out: GuardCommand, leg = false): boolean {
     const r = this.rules;
     const goalMoved = (goal.x - this.pathGoalX) ** 2 + (goal.y - this.pathGoalY) ** 2 > 0.25;
@@ -283,7 +285,9 @@ export class GuardBrain {
     if (Number.isNaN(this.pathGoalX)) {
       if (!leg || !this.reuseLeg(x, y, goal)) this.plan(x, y, goal);
       if (leg) this.keepLeg(x, y, goal);
-    } else if (goalMoved && (!moving || this.sinceRepath >= r.repathSeconds)) this.plan(x, y, goal);
+    } else if (goalMoved && (!moving || this.sinceRepath >= r.repathSeconds)) {
+      if (!moving || !this.follow(x, y, goal)) this.plan(x, y, goal);
+    }
 
     // Stuck (pushed into a corner, blocked by a player): re-plan if a second brought no progress.
     this.progressCheck += dt;
@@ -323,6 +327,24 @@ export class GuardBrain {
     } else if (!this.nav.findPath(x, y, goal.x, goal.y, this.path)) {
       this.path.length = 0;
     }
+  }
+
+  /**
+   * A moving goal moved: when the path's last turn (or the guard itself, on a straight path) has it in a
+   * straight walk, the path's end moves with it and nothing is planned. A pursuer mostly chases round the
+   * same corner, and planning afresh every half second was most of what a pursuit cost.
+   */
+  private follow(x: number, y: number, goal: Waypoint): boolean {
+    const n = this.path.length;
+    if (n === 0) return false;
+    const fromX = n >= 2 ? this.path[n - 2]!.x : x;
+    const fromY = n >= 2 ? this.path[n - 2]!.y : y;
+    if (!this.nav.walkable(fromX, fromY, goal.x, goal.y)) return false;
+    this.path[n - 1] = { x: goal.x, y: goal.y };
+    this.pathGoalX = goal.x;
+    this.pathGoalY = goal.y;
+    this.sinceRepath = 0;
+    return true;
   }
 
   /**
