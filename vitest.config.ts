@@ -10,7 +10,6 @@ const INTEGRATION = [
   "test/colyseus/sendTiming.test.ts",
   "test/colyseus/sightlinePlugin.test.ts",
   "test/colyseus/teamGames.test.ts",
-  "test/colyseus/unheldEntities.test.ts",
   "test/examples/captureTheFlag.test.ts",
   "test/examples/cullingRoom.test.ts",
   "test/examples/fogOfWar.test.ts",

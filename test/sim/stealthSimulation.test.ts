@@ -20,6 +20,16 @@ function wallOverlap(sim: StealthSimulation, x: number, y: number): boolean {
 
 const still = { vx: 0, vy: 0, facing: 0, crouch: false };
 
+/** One step, adding to `travelled[k]` the meters guard k moved in it. */
+function stepTracking(sim: StealthSimulation, travelled: number[]): void {
+  const before = sim.guards.map((g) => ({ x: g.body.getPosition().x, y: g.body.getPosition().y }));
+  sim.step();
+  sim.guards.forEach((g, k) => {
+    const at = g.body.getPosition();
+    travelled[k]! += Math.hypot(at.x - before[k]!.x, at.y - before[k]!.y);
+  });
+}
+
 /** Steps until `until` holds (or `max` ticks), collecting detection events and round outcomes. */
 function run(sim: StealthSimulation, max: number, until: () => boolean = () => false) {
   const events: DetectionEvent[] = [];
@@ -165,13 +175,8 @@ describe("guards, cameras and the round", () => {
     const sim = new StealthSimulation(loadMapFile("server/maps/demo.tmj"));
     const travelled = sim.guards.map(() => 0);
     for (let i = 0; i < 20 * 60; i++) {
-      const before = sim.guards.map((g) => ({ x: g.body.getPosition().x, y: g.body.getPosition().y }));
-      sim.step();
-      sim.guards.forEach((g, k) => {
-        const at = g.body.getPosition();
-        travelled[k]! += Math.hypot(at.x - before[k]!.x, at.y - before[k]!.y);
-        expect(wallOverlap(sim, at.x, at.y)).toBe(false);
-      });
+      stepTracking(sim, travelled);
+      for (const g of sim.guards) expect(wallOverlap(sim, g.body.getPosition().x, g.body.getPosition().y)).toBe(false);
     }
     for (const d of travelled) expect(d).toBeGreaterThan(30); // a minute of patrol at 1.3 m/s, minus turns and pauses
   });
@@ -190,14 +195,7 @@ describe("guards, cameras and the round", () => {
     const travelled = sim.guards.map(() => 0);
     for (let minute = 0; minute < 6; minute++) {
       plans = 0;
-      for (let i = 0; i < 20 * 60; i++) {
-        const before = sim.guards.map((g) => ({ x: g.body.getPosition().x, y: g.body.getPosition().y }));
-        sim.step();
-        sim.guards.forEach((g, k) => {
-          const at = g.body.getPosition();
-          travelled[k]! += Math.hypot(at.x - before[k]!.x, at.y - before[k]!.y);
-        });
-      }
+      for (let i = 0; i < 20 * 60; i++) stepTracking(sim, travelled);
       perMinute.push(plans);
     }
     // Not vacuous: the first laps planned (72 in the first minute); in the last two minutes, with every loop
