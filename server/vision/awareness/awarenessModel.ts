@@ -14,8 +14,8 @@ import { integer, positive } from "../../../shared/validation/rangeChecks.js";
 import type { AwarenessOptions, DetectionEvent, DetectionEventType, Explanation, Heard, JudgedPoses, ObserverState, Sense, Sighting } from "./types.js";
 import { checkHeard, checkSighting, resolveOptions, type ResolvedOptions } from "./validation.js";
 import { fillPerNoise, fillPerSecond, levelAt, TIME_EPS, zeroAt, type FillFactors } from "./meterLaw.js";
-import { logOf, type FillLog } from "./fillLog.js";
-import { dropCalmPairs, dueTime, findPair, mostAware, ObserverRecord, Pair } from "./records.js";
+import { FillLogs } from "./fillLog.js";
+import { dropCalmPairs, dueTime, mostAware, ObserverRecord, ownsPair, Pair, pairOf } from "./records.js";
 
 const NO_EVENTS: readonly DetectionEvent[] = Object.freeze([]);
 
@@ -56,7 +56,7 @@ export class AwarenessModel {
   private readonly judged: JudgedPoses = { present: { x: 0, y: 0, facing: 0 }, rewound: { x: 0, y: 0, facing: 0 }, rewoundMs: 0 };
   private readonly factors: FillFactors = { distance: 1, rangeEdge: 1, periphery: 1, visibility: 1, state: 1 };
   /** Explanation logs of dropped pairs, for the next meters that fill (a log is a few kilobytes). */
-  private readonly spareLogs: FillLog[] = [];
+  private readonly logs = new FillLogs();
 
   /** Invalid options throw a RangeError naming the field. */
   constructor(options: AwarenessOptions = {}) {
@@ -97,10 +97,10 @@ export class AwarenessModel {
       const s = list[i]!;
       const memo = s.memo;
       let pair: Pair;
-      if (memo instanceof Pair && this.owns(memo, s)) pair = memo;
+      if (memo instanceof Pair && ownsPair(this, memo, s)) pair = memo;
       else {
         if (last === undefined || last.id !== s.observerId) last = this.record(s.observerId);
-        pair = this.pairOf(last, s.targetId);
+        pair = pairOf(last, s.targetId);
         if (memo !== undefined) s.memo = pair;
       }
       if (pair.seenStep === step) continue;
@@ -109,7 +109,7 @@ export class AwarenessModel {
       if (was < 1 && check !== null && !check.holds(s, judged)) continue;
       const gain = was < 1 ? fillPerSecond(s, pair.rec.state, o, explain ? this.factors : undefined) * dt : 0;
       this.fill(pair, was, gain, 1, s.position.x, s.position.y, "sight", step, before, now);
-      if (explain && pair.level > was) logOf(pair, was, o.explainFills, this.spareLogs).sight(tick, s, was, gain, pair.level, this.factors, judged);
+      if (explain && pair.level > was) this.logs.of(pair, was, o.explainFills).sight(tick, s, was, gain, pair.level, this.factors, judged);
     }
 
     // 1b. Then the noises heard: a pair seen this step already has its fill and its (better) position.
@@ -119,12 +119,12 @@ export class AwarenessModel {
         if (last === undefined || last.id !== h.observerId) last = this.record(h.observerId);
         // A guard near a walker hears each of its steps: the pair it heard last is most often this one.
         let pair = last.heardPair;
-        if (pair === null || pair.dropped || pair.targetId !== h.targetId) last.heardPair = pair = this.pairOf(last, h.targetId);
+        if (pair === null || pair.dropped || pair.targetId !== h.targetId) last.heardPair = pair = pairOf(last, h.targetId);
         if (pair.seenStep === step && pair.sense === "sight") continue;
         const was = levelAt(pair, pair.seenStep === step ? now : before, o);
         const gain = fillPerNoise(h, pair.rec.state, o);
         this.fill(pair, was, gain, o.hearingCeiling, h.position.x, h.position.y, "hearing", step, before, now);
-        if (explain && pair.level > was) logOf(pair, was, o.explainFills, this.spareLogs).heard(tick, h, was, gain, pair.level);
+        if (explain && pair.level > was) this.logs.of(pair, was, o.explainFills).heard(tick, h, was, gain, pair.level);
       }
     }
 
@@ -190,24 +190,7 @@ export class AwarenessModel {
 
   private compact(now: number): void {
     // Stable: the kept records keep their order, so iteration (and event order) stays deterministic.
-    this.dropRecords((rec) => rec.state === "idle" && dropCalmPairs(rec, now, this.o, this.spareLogs) === 0 && this.observers.delete(rec.id));
-  }
-
-  /** Whether a memo found on sighting `s` is this model's live pair for that sighting's observer and target. */
-  private owns(pair: Pair, s: Sighting): boolean {
-    const rec = pair.rec;
-    return !pair.dropped && rec.owner === this && rec.slot >= 0 && pair.targetId === s.targetId && rec.id === s.observerId;
-  }
-
-  /** The observer's pair for `targetId`, created on its first sighting. */
-  private pairOf(rec: ObserverRecord, targetId: string): Pair {
-    let pair = findPair(rec, targetId);
-    if (pair === undefined) {
-      pair = new Pair(rec, targetId, rec.nextOrder++);
-      rec.pairs.set(targetId, pair);
-      rec.pairList.push(pair);
-    }
-    return pair;
+    this.dropRecords((rec) => rec.state === "idle" && dropCalmPairs(rec, now, this.o, this.logs) === 0 && this.observers.delete(rec.id));
   }
 
   /** The record of an observer, created (in the next slot) on its first sighting. */
@@ -239,7 +222,7 @@ export class AwarenessModel {
       const rec = records[r]!;
       if (drop(rec)) {
         rec.slot = -1;
-        this.spareLogsOf(rec.pairList);
+        for (const pair of rec.pairList) this.logs.giveBack(pair);
         continue;
       }
       this.touchedAt[kept] = this.touchedAt[r]!;
@@ -300,19 +283,7 @@ export class AwarenessModel {
       rec.pairList.splice(rec.pairList.indexOf(pair), 1);
       pair.dropped = true;
       if (rec.focusPair === pair) rec.focusPair = null;
-      if (pair.log !== null) {
-        this.spareLogs.push(pair.log);
-        pair.log = null;
-      }
-    }
-  }
-
-  /** The explanation logs of dropped pairs, back to the spares (a capture drops every meter about its player). */
-  private spareLogsOf(pairs: readonly Pair[]): void {
-    for (const pair of pairs) {
-      if (pair.log === null) continue;
-      this.spareLogs.push(pair.log);
-      pair.log = null;
+      this.logs.giveBack(pair);
     }
   }
 

@@ -149,15 +149,28 @@ export class FillLog {
 }
 
 /**
- * Pair `pair`'s log (on its first fill, a spare one of a dropped pair, else a new one of at most `capacity` steps),
- * emptied when its meter rises from 0. @internal
+ * The model's explanation logs: each meter's, and the spares of dropped meters, which the next meter to
+ * fill takes (cleared) instead of a new one. Every way a meter is dropped (calm, a capture, a stand-down,
+ * an observer or target removed) gives its log back here. @internal
  */
-export function logOf(pair: Pair, was: number, capacity: number, spares: FillLog[]): FillLog {
-  let log = pair.log;
-  if (log === null) {
-    log = pair.log = spares.pop() ?? new FillLog(capacity);
-    log.clear();
+export class FillLogs {
+  private readonly spares: FillLog[] = [];
+
+  /** Pair `pair`'s log (made on its first fill, of at most `capacity` steps), emptied when its meter rises from 0. */
+  of(pair: Pair, was: number, capacity: number): FillLog {
+    let log = pair.log;
+    if (log === null) {
+      log = pair.log = this.spares.pop() ?? new FillLog(capacity);
+      log.clear();
+    }
+    if (was === 0) log.clear();
+    return log;
   }
-  if (was === 0) log.clear();
-  return log;
+
+  /** A dropped pair's log goes back to the spares. */
+  giveBack(pair: Pair): void {
+    if (pair.log === null) return;
+    this.spares.push(pair.log);
+    pair.log = null;
+  }
 }

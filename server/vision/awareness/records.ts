@@ -6,7 +6,7 @@
 import type { AwarenessModel } from "./awarenessModel.js";
 import type { ObserverState, Sense } from "./types.js";
 import { levelAt, TIME_EPS, zeroAt } from "./meterLaw.js";
-import type { FillLog } from "./fillLog.js";
+import type { FillLog, FillLogs } from "./fillLog.js";
 import type { ResolvedOptions } from "./validation.js";
 
 /**
@@ -107,6 +107,23 @@ export function findPair(rec: ObserverRecord, targetId: string): Pair | undefine
   return undefined;
 }
 
+/** The observer's pair for `targetId`, created on its first sighting or noise. @internal */
+export function pairOf(rec: ObserverRecord, targetId: string): Pair {
+  let pair = findPair(rec, targetId);
+  if (pair === undefined) {
+    pair = new Pair(rec, targetId, rec.nextOrder++);
+    rec.pairs.set(targetId, pair);
+    rec.pairList.push(pair);
+  }
+  return pair;
+}
+
+/** Whether a memo found on sighting `s` is `owner`'s live pair for that sighting's observer and target. @internal */
+export function ownsPair(owner: AwarenessModel, pair: Pair, s: { observerId: string; targetId: string }): boolean {
+  const rec = pair.rec;
+  return !pair.dropped && rec.owner === owner && rec.slot >= 0 && pair.targetId === s.targetId && rec.id === s.observerId;
+}
+
 /**
  * The pair with the highest level now (the earliest on ties) of an observer that saw something this step.
  * The pairs not seen this step are cold in memory; they are visited only when `levelCap` cannot rule them
@@ -141,7 +158,7 @@ export function mostAware(rec: ObserverRecord, now: number, o: ResolvedOptions):
  * Forgets the pairs of an idle observer that no longer matter (calm and re-armed), keeping the others in
  * order; returns how many are left. @internal
  */
-export function dropCalmPairs(rec: ObserverRecord, now: number, o: ResolvedOptions, spareLogs: FillLog[]): number {
+export function dropCalmPairs(rec: ObserverRecord, now: number, o: ResolvedOptions, logs: FillLogs): number {
   const pairs = rec.pairList;
   let kept = 0;
   for (let i = 0; i < pairs.length; i++) {
@@ -149,11 +166,7 @@ export function dropCalmPairs(rec: ObserverRecord, now: number, o: ResolvedOptio
     if (levelAt(pair, now, o) === 0 && (pair.armed || now - zeroAt(pair, o) >= o.noticeRearmSeconds - TIME_EPS)) {
       rec.pairs.delete(pair.targetId);
       pair.dropped = true;
-      // Its explanation log goes back to the model's spares: a meter that fills next takes it, cleared.
-      if (pair.log !== null) {
-        spareLogs.push(pair.log);
-        pair.log = null;
-      }
+      logs.giveBack(pair);
     } else pairs[kept++] = pair;
   }
   pairs.length = kept;
