@@ -209,9 +209,7 @@ export class Bot {
     room.onMessage("round", () => this.backToSpawn());
     // What the character's team heard after each patch (rooms with hearing): counted, and so handled.
     room.onMessage("noise", (batch: unknown) => this.onNoise(batch));
-    // Why a guard spotted the character (a player's page shows it; a bot has none). Handled, so that the
-    // SDK does not warn on each one: at 300 clients the warnings alone were load on the generator.
-    room.onMessage("explanation", () => {});
+    room.onMessage("explanation", () => {}); // why a guard spotted it: a page shows it; unhandled, the SDK warned on each
     room.onMessage("error", (e: { code?: string; message?: string }) => this.onError(e));
     room.onError((code, message) => this.ctx.errors.add("roomError", `bot ${this.index}: ${code} ${message ?? ""}`));
     room.onLeave((code) => {
