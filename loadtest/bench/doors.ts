@@ -19,6 +19,7 @@ import { PLAYER_SIGHT_RANGE, TICK_SECONDS } from "../../shared/gameRules.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { buildBenchLevel, stepBenchLevel, type BenchLevel } from "./benchLevel.js";
 import { buildOccluders, OccluderActivity, doorsDecide, placeDoors, SMOKE, SMOKE_PERIOD_S, type Activity, type DoorSpec, type DoorsDecide } from "./doorsSetup.js";
+import { shuffle } from "./interleave.js";
 import { percentile } from "./percentile.js";
 
 export interface DoorsBenchOptions {
@@ -288,10 +289,7 @@ function loop(level: BenchLevel, runners: Runner[], options: DoorsBenchOptions, 
       if (measured) r.changesMs.push(performance.now() - t0);
       r.prepare();
     }
-    for (let i = k - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
+    shuffle(order, random);
     for (let i = 0; i < k; i++) {
       const r = runners[order[i]!]!;
       const t0 = performance.now();

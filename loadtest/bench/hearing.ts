@@ -20,6 +20,7 @@ import { seededRandom } from "../../shared/seededRandom.js";
 import { buildBenchLevel, stepBenchLevel } from "./benchLevel.js";
 import { COMPOUND, CompoundRoom, type CompoundCounts } from "./hearingRooms.js";
 import { VISION_ROOM, VisionHearingRoom, type VisionHearingCounts } from "./visionHearingRoom.js";
+import { shuffle } from "./interleave.js";
 import { percentile } from "./percentile.js";
 
 /** Ticks of one room's loop. */
@@ -197,16 +198,6 @@ export function visionRoom(options: HearingLoopOptions): HearingLine[] {
   });
   for (const r of rooms) r.dispose();
   return [...lines, summary("vision", lines[0]!, lines[1]!)];
-}
-
-/** Fisher-Yates, in place, by `random`. */
-function shuffle(order: number[], random: () => number): void {
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    const t = order[i]!;
-    order[i] = order[j]!;
-    order[j] = t;
-  }
 }
 
 // --- figures -----------------------------------------------------------------------------------------

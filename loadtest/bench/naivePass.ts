@@ -1,4 +1,4 @@
-import { Vec2 } from "planck";
+import { Vec2, type Fixture } from "planck";
 import { silhouettePoints } from "sightline";
 import { WALL, type BenchAgent, type BenchLevel } from "./benchLevel.js";
 
@@ -7,6 +7,21 @@ export class NaivePass {
   /** 1 where guard gi saw player pi in the last run (gi * players + pi). */
   readonly sees: Uint8Array;
   private readonly out = { ax: 0, ay: 0, bx: 0, by: 0 };
+  // One ray's state, and its ends and callback made once: a ray costs planck's query, not our garbage.
+  private readonly from = Vec2(0, 0);
+  private readonly to = Vec2(0, 0);
+  private eye: BenchAgent | null = null;
+  private target: BenchAgent | null = null;
+  private blockerAt = Infinity;
+  private targetAt = Infinity;
+  private readonly closest = (fixture: Fixture, _point: Vec2, _normal: Vec2, fraction: number): number => {
+    const body = fixture.getBody();
+    if (body === this.eye!.body) return -1;
+    if (body === this.target!.body) { this.targetAt = Math.min(this.targetAt, fraction); return fraction; }
+    if ((fixture.getFilterCategoryBits() & WALL) === 0) return -1;
+    this.blockerAt = Math.min(this.blockerAt, fraction);
+    return fraction;
+  };
 
   /** @param range meters; @param halfAngle radians. */
   constructor(private readonly level: BenchLevel, private readonly range: number, private readonly halfAngle: number) {
@@ -45,16 +60,15 @@ export class NaivePass {
 
   /** Closest hit wins: clear iff the first opaque fixture met is the target's body, or none is met. */
   private rayClear(g: BenchAgent, p: BenchAgent, x: number, y: number): boolean {
-    let blocker = Infinity;
-    let target = Infinity;
-    this.level.world.rayCast(Vec2(g.x, g.y), Vec2(x, y), (fixture, _point, _normal, fraction) => {
-      const body = fixture.getBody();
-      if (body === g.body) return -1;
-      if (body === p.body) { target = Math.min(target, fraction); return fraction; }
-      if ((fixture.getFilterCategoryBits() & WALL) === 0) return -1;
-      blocker = Math.min(blocker, fraction);
-      return fraction;
-    });
-    return blocker >= target || blocker === Infinity;
+    this.eye = g;
+    this.target = p;
+    this.blockerAt = Infinity;
+    this.targetAt = Infinity;
+    this.from.x = g.x;
+    this.from.y = g.y;
+    this.to.x = x;
+    this.to.y = y;
+    this.level.world.rayCast(this.from, this.to, this.closest);
+    return this.blockerAt >= this.targetAt || this.blockerAt === Infinity;
   }
 }

@@ -4,6 +4,9 @@
  *  - naive: the textbook full per-tick loop (see naivePass.ts);
  *  - the scheduled engine at several ray budgets (default options otherwise);
  *  - an exact oracle, untimed: a full, cache-free, hysteresis-free pass, giving what is truly visible.
+ * The naive pass and the budgets run interleaved, taking turns of 20 ticks, each on its own copy of the
+ * level, so the naive-over-ours ratios compare ticks measured within a second of each other; five rounds
+ * of that loop, and each ratio is the rounds' median, with their spread.
  * For each: CPU ms per tick (median, p99), tree rays per tick, and detection latency: ticks from the tick a
  * pair becomes truly visible to the first tick `canSee` says so (0 = the same tick), p50/p99/max, plus
  * the glimpses never detected before they ended. Then awareness on top of the engine, and what the
@@ -12,6 +15,7 @@
 import { AwarenessModel, PoseHistory, SeenOnScreen, VisionSystem } from "sightline";
 import { TICK_SECONDS } from "../../shared/gameRules.js";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
+import { acrossRounds, interleave, ratioOfMedians, type InterleavedSide } from "./interleave.js";
 import { NaivePass } from "./naivePass.js";
 import { percentile } from "./percentile.js";
 
@@ -21,64 +25,117 @@ const TICKS = 300;
 const BUDGETS = [96, 128, 192, 256, 512, Infinity];
 
 export async function visionSchedulerBench(): Promise<void> {
-  // Each variant replays the same seeded trajectory on a fresh copy of the level, alone, so no variant
-  // runs with caches warmed or polluted by another; the oracle's truth is recorded once, untimed.
-  const truth = recordTruth();
-  const G = 1024;
-  const P = 64;
-
-  const naiveRun = replay((level) => {
-    const naive = new NaivePass(level, RANGE, FOV / 2);
-    return () => ({ rays: naive.run() });
-  });
-  const naiveMedian = percentile([...naiveRun.ms], 0.5);
-  console.log(JSON.stringify({
-    bench: "vision-scheduler", variant: "naive", guards: G, players: P, walls: 1000, rangeM: RANGE, ticks: TICKS,
-    msPerTick: { median: round(naiveMedian), p99: round(percentile(naiveRun.ms, 0.99)) },
-    raysPerTick: percentile(naiveRun.rays, 0.5),
-  }));
-
-  for (const raysPerTick of BUDGETS) {
-    const latency = new Latency(G * P);
-    const seen = new Uint8Array(G * P);
-    let cacheHits = 0;
-    let stillBlocked = 0;
-    let maxStaleness = 0;
-    let bound = 0;
-    const run = replay((level) => {
-      const vision = makeVision(level, { raysPerTick });
-      return (tick) => {
-        pushPoses(level, vision);
-        const report = vision.tick();
-        return {
-          rays: report.rays,
-          after: () => {
-            cacheHits += report.blockerCacheHits;
-            stillBlocked += report.stillBlocked;
-            maxStaleness = Math.max(maxStaleness, report.staleness.max);
-            bound = vision.stalenessBound();
-            fill(level, vision, seen);
-            latency.observe(tick, truth[tick]!, seen);
-          },
-        };
-      };
-    });
-    const median = percentile([...run.ms], 0.5);
-    console.log(JSON.stringify({
-      bench: "vision-scheduler", variant: "scheduled", budget: raysPerTick === Infinity ? "Infinity" : raysPerTick,
-      guards: G, players: P, walls: 1000, rangeM: RANGE, ticks: TICKS,
-      msPerTick: { median: round(median), p99: round(percentile(run.ms, 0.99)) },
-      raysPerTick: { median: percentile([...run.rays], 0.5), max: Math.max(...run.rays) },
-      naiveOverOurs: round(naiveMedian / median),
-      detectionLatencyTicks: latency.summary(),
-      maxBacklogStaleness: maxStaleness,
-      stalenessBound: bound,
-      blockerCache: { settled: cacheHits, stillBlocked, rate: round(cacheHits / Math.max(1, stillBlocked)) },
-    }));
-  }
+  const ticks = schedulerTicksFrom(process.env);
+  for (const line of runVisionScheduler(ticks)) console.log(JSON.stringify(line));
   awarenessOverhead();
   fairnessOverhead();
 }
+
+/** BENCH_SCHEDULER_TICKS when set (a positive integer), else {@link TICKS}. */
+export function schedulerTicksFrom(env: Record<string, string | undefined>): number {
+  const raw = env.BENCH_SCHEDULER_TICKS;
+  if (raw === undefined || raw === "") return TICKS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`BENCH_SCHEDULER_TICKS must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+/**
+ * The naive pass and the scheduled engine at every budget, each on its own copy of the level replaying the
+ * same seeded trajectory, in one loop where they take turns every few ticks in a random order
+ * (`interleave.ts`), so each ratio to the naive pass compares ticks measured within a second of each other.
+ * The loop runs `rounds` times, on fresh copies each time: a ratio is the rounds' median, and the line
+ * says how far apart the rounds were. Returns the lines the bench prints.
+ */
+export function runVisionScheduler(ticks: number, rounds = ROUNDS): Record<string, unknown>[] {
+  // The oracle's truth is recorded first, untimed, on a copy of its own.
+  const truth = recordTruth(ticks);
+  const G = 1024;
+  const P = 64;
+  const runs = Array.from({ length: rounds }, (_, r) => interleavedRound(truth, ticks, ORDER_SEED + r));
+  const naiveMs = runs.flatMap((run) => run.naive.ms);
+  const lines: Record<string, unknown>[] = [{
+    bench: "vision-scheduler", variant: "naive", guards: G, players: P, walls: 1000, rangeM: RANGE, ticks, rounds,
+    msPerTick: { median: round(percentile([...naiveMs], 0.5)), p99: round(percentile(naiveMs, 0.99)) },
+    msPerTickByRound: runs.map((run) => round(percentile([...run.naive.ms], 0.5))),
+    raysPerTick: percentile(runs[0]!.naive.rays, 0.5),
+  }];
+  BUDGETS.forEach((raysPerTick, i) => {
+    // Seeded and clock-free: every round counts the same rays, latencies and cache hits; the first speaks.
+    const s = runs[0]!.scheduled[i]!;
+    const own = runs.flatMap((run) => run.scheduled[i]!.ms);
+    const ratio = acrossRounds(runs.map((run) => ratioOfMedians(run.naive.ms, run.scheduled[i]!.ms)));
+    lines.push({
+      bench: "vision-scheduler", variant: "scheduled", budget: raysPerTick === Infinity ? "Infinity" : raysPerTick,
+      guards: G, players: P, walls: 1000, rangeM: RANGE, ticks, rounds,
+      msPerTick: { median: round(percentile([...own], 0.5)), p99: round(percentile(own, 0.99)) },
+      raysPerTick: { median: percentile([...s.rays], 0.5), max: Math.max(...s.rays) },
+      naiveOverOurs: ratio.median,
+      naiveOverOursByRound: ratio.byRound,
+      naiveOverOursSpread: ratio.spread,
+      detectionLatencyTicks: s.latency.summary(),
+      maxBacklogStaleness: s.maxStaleness,
+      stalenessBound: s.bound,
+      blockerCache: { settled: s.cacheHits, stillBlocked: s.stillBlocked, rate: round(s.cacheHits / Math.max(1, s.stillBlocked)) },
+    });
+  });
+  return lines;
+}
+
+/** One interleaved loop of the naive pass and every budget, on fresh copies of the level. */
+function interleavedRound(truth: Uint8Array[], ticks: number, seed: number) {
+  const G = 1024;
+  const P = 64;
+  const naiveLevel = freshLevel();
+  const naivePass = new NaivePass(naiveLevel, RANGE, FOV / 2);
+  const naive = { ms: [] as number[], rays: [] as number[] };
+  const sides: InterleavedSide[] = [{
+    prepare: () => stepBenchLevel(naiveLevel),
+    step: () => { naive.rays.push(naivePass.run()); },
+  }];
+  const scheduled = BUDGETS.map((raysPerTick) => {
+    const level = freshLevel();
+    const vision = makeVision(level, { raysPerTick });
+    const s = {
+      vision, ms: [] as number[], rays: [] as number[],
+      latency: new Latency(G * P), seen: new Uint8Array(G * P),
+      cacheHits: 0, stillBlocked: 0, maxStaleness: 0, bound: 0,
+    };
+    let report: ReturnType<VisionSystem["tick"]> | null = null;
+    sides.push({
+      prepare: () => stepBenchLevel(level),
+      step: () => {
+        pushPoses(level, vision);
+        report = vision.tick();
+      },
+      after: (tick) => {
+        const r = report!;
+        s.rays.push(r.rays);
+        s.cacheHits += r.blockerCacheHits;
+        s.stillBlocked += r.stillBlocked;
+        s.maxStaleness = Math.max(s.maxStaleness, r.staleness.max);
+        s.bound = vision.stalenessBound();
+        fill(level, vision, s.seen);
+        s.latency.observe(tick, truth[tick]!, s.seen);
+      },
+    });
+    return s;
+  });
+  const ms = interleave(sides, { ticks, turn: TURN, seed });
+  naive.ms = ms[0]!;
+  scheduled.forEach((s, i) => {
+    s.ms = ms[i + 1]!;
+    s.vision.dispose();
+  });
+  return { naive, scheduled };
+}
+
+/** Seed of the interleaved loop's order. */
+const ORDER_SEED = 11;
+/** Rounds of the interleaved loop, each on fresh copies of the level. */
+const ROUNDS = 5;
+/** Ticks a side runs per turn: a 20-tick turn of the naive pass is about 0.4 s. */
+const TURN = 20;
 
 /** The fairness variant's round trip and interpolation delay, ms: the screen is this far behind. */
 const FAIR_LAG_MS = 120 + 100;
@@ -202,11 +259,11 @@ function freshLevel(): BenchLevel {
 }
 
 /** The exact answer per tick: a full, cache-free, hysteresis-free pass; one bitmap of pairs per tick. */
-function recordTruth(): Uint8Array[] {
+function recordTruth(ticks: number): Uint8Array[] {
   const level = freshLevel();
   const oracle = makeVision(level, { raysPerTick: Infinity, loseRangeMargin: 0, loseAngleMargin: 0, blockerCache: false });
   const out: Uint8Array[] = [];
-  for (let tick = 0; tick < TICKS; tick++) {
+  for (let tick = 0; tick < ticks; tick++) {
     stepBenchLevel(level);
     pushPoses(level, oracle);
     oracle.tick();
@@ -216,26 +273,6 @@ function recordTruth(): Uint8Array[] {
   }
   oracle.dispose();
   return out;
-}
-
-/**
- * Runs one variant over the seeded trajectory. `setup` builds it on a fresh level and returns the
- * per-tick step (timed); a step may return `after`, untimed bookkeeping.
- */
-function replay(setup: (level: BenchLevel) => (tick: number) => { rays: number; after?: () => void }) {
-  const level = freshLevel();
-  const step = setup(level);
-  const ms: number[] = [];
-  const rays: number[] = [];
-  for (let tick = 0; tick < TICKS; tick++) {
-    stepBenchLevel(level);
-    const start = performance.now();
-    const result = step(tick);
-    ms.push(performance.now() - start);
-    rays.push(result.rays);
-    result.after?.();
-  }
-  return { ms, rays };
 }
 
 function makeVision(level: BenchLevel, options: ConstructorParameters<typeof VisionSystem>[1]): VisionSystem {
