@@ -156,4 +156,28 @@ describe("culling with remembered verdicts", () => {
     expect(decided).toBeGreaterThan(1000);
     expect(tested / decided).toBeLessThan(0.5);
   });
+  it("a wall put up beside a visible pair's line of sight hides it once they step behind it, remembered verdict or not", () => {
+    // The pair's visible verdict was reached in the open. A wall that appears half a meter off their line
+    // touches nothing the verdict was reached on, yet two meters of stepping sideways put it between them.
+    const occluders = new Occluders();
+    const options = { occluders, tickSeconds: TICK, maxSpeed: SPEED, range: 15, lingerSeconds: 0 };
+    const remembering = new ViewCulling(options);
+    const watcher: Mover = { id: "watcher", x: 0, y: 0, vx: 0, vy: 0, team: "red" };
+    const walker: Mover = { id: "walker", x: 10, y: 0, vx: 0, vy: 0 };
+    populate(remembering, [watcher, walker], new Map([["watcher", 0]]));
+    remembering.update();
+    expect(remembering.qualifies("watcher", "walker")).toBe(true);
+    occluders.addRectangle(5, 0.5, 0.2, 20);
+    for (let step = 0; step < 14; step++) {
+      walker.y += 0.18;
+      remembering.moveEntity("walker", walker.x, walker.y);
+      remembering.update();
+      const fresh = new ViewCulling(options);
+      populate(fresh, [watcher, walker], new Map([["watcher", 0]]));
+      fresh.update();
+      expect(remembering.qualifies("watcher", "walker"), `step ${step}, walker at y ${walker.y.toFixed(2)}`).toBe(fresh.qualifies("watcher", "walker"));
+    }
+    // Not vacuous: by the end the wall hides the walker.
+    expect(remembering.qualifies("watcher", "walker")).toBe(false);
+  });
 });
