@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { acrossRounds, interleave, ratioOfMedians, type InterleavedSide } from "../../loadtest/bench/interleave.js";
+import { summarize } from "../../loadtest/bench/visionPass.js";
+import { measureRound } from "../../loadtest/bench/visionPassRound.js";
 import { runVisionScheduler, schedulerTicksFrom } from "../../loadtest/bench/visionScheduler.js";
 
 /** A side that writes what it was asked to do, in order, into `log`. */
@@ -74,5 +76,25 @@ describe("npm run bench -- vision-scheduler", () => {
     }
     // The unlimited budget sees every truly visible pair the tick it becomes visible.
     expect((lines[6]!.detectionLatencyTicks as { max: number; neverDetected: number })).toMatchObject({ max: 0, neverDetected: 0 });
+  }, 60_000);
+});
+
+describe("npm run bench -- vision-pass", () => {
+  it("a round compares ours with the naive pass and the floor on the same passes, and rounds make one line", () => {
+    const cfg = { guards: 64, players: 64, walls: 1000, range: 15 };
+    const rounds = [measureRound(cfg), measureRound(cfg)];
+    for (const r of rounds) {
+      expect(r.t.ours.ms).toHaveLength(r.passes);
+      expect(r.t.naive.ms).toHaveLength(r.passes);
+      // The floor casts exactly the rays ours cast; the naive pass casts at least as many.
+      expect(r.t.floor.rays).toEqual(r.t.ours.rays);
+      expect(r.pairsCompared).toBe(r.passes * 64 * 64 + 5 * 64 * 64);
+    }
+    const line = summarize(cfg, rounds);
+    expect(line.rounds).toBe(2);
+    expect(line.naiveOverOursByRound).toHaveLength(2);
+    expect(line.naiveOverOurs).toBeCloseTo((line.naiveOverOursByRound[0]! + line.naiveOverOursByRound[1]!) / 2, 2);
+    expect(line.agreement.pairs).toBe(rounds[0]!.pairsCompared * 2);
+    expect(line.naive.rays).toBeGreaterThanOrEqual(line.ours.rays);
   }, 60_000);
 });
