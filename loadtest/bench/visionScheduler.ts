@@ -23,6 +23,9 @@ const RANGE = 30;
 const FOV = Math.PI / 2;
 const TICKS = 300;
 const BUDGETS = [96, 128, 192, 256, 512, Infinity];
+/** The reference room's guards and players (`freshLevel`). */
+const G = 1024;
+const P = 64;
 
 export async function visionSchedulerBench(): Promise<void> {
   const ticks = schedulerTicksFrom(process.env);
@@ -50,8 +53,6 @@ export function schedulerTicksFrom(env: Record<string, string | undefined>): num
 export function runVisionScheduler(ticks: number, rounds = ROUNDS): Record<string, unknown>[] {
   // The oracle's truth is recorded first, untimed, on a copy of its own.
   const truth = recordTruth(ticks);
-  const G = 1024;
-  const P = 64;
   const runs = Array.from({ length: rounds }, (_, r) => interleavedRound(truth, ticks, ORDER_SEED + r));
   const naiveMs = runs.flatMap((run) => run.naive.ms);
   const lines: Record<string, unknown>[] = [{
@@ -84,8 +85,6 @@ export function runVisionScheduler(ticks: number, rounds = ROUNDS): Record<strin
 
 /** One interleaved loop of the naive pass and every budget, on fresh copies of the level. */
 function interleavedRound(truth: Uint8Array[], ticks: number, seed: number) {
-  const G = 1024;
-  const P = 64;
   const naiveLevel = freshLevel();
   const naivePass = new NaivePass(naiveLevel, RANGE, FOV / 2);
   const naive = { ms: [] as number[], rays: [] as number[] };
@@ -290,10 +289,10 @@ function pushPoses(level: BenchLevel, v: VisionSystem): void {
 /** out[g * P + p] = 1 when guard g's last result includes player p. */
 function fill(level: BenchLevel, v: VisionSystem, out: Uint8Array): void {
   out.fill(0);
-  const P = level.players.length;
+  const players = level.players.length;
   const playerIndex = new Map(level.players.map((p, i) => [p.id, i]));
   level.guards.forEach((g, gi) => {
-    for (const id of v.visibleTo(g.id)) out[gi * P + playerIndex.get(id)!] = 1;
+    for (const id of v.visibleTo(g.id)) out[gi * players + playerIndex.get(id)!] = 1;
   });
 }
 
