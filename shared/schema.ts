@@ -10,7 +10,8 @@ import { schema, t } from "@colyseus/schema";
  * - A character's detection meters and events hang off the character itself under the {@link OWNER}
  *   tag: they reach its owner (and spectators), and never through an entity the client may not see.
  *
- * Units: meters, radians (0 = +x, y grows downward as in Tiled), ticks.
+ * Units: meters, radians (0 = +x, y grows downward as in Tiled), ticks. Facings are written rounded to
+ * 1/1024 of a turn (`syncedFacing`).
  */
 
 /** View tag for fields only the owning client (and spectators) receive. Tags are powers of two. */

@@ -15,6 +15,7 @@ import { PLACEMENT_DEFAULTS, type StealthMap } from "../../server/sim/tiledMap.j
 import { DEFAULT_MOVEMENT_RULES, type Motion } from "../../shared/movement/applyInput.js";
 import { JoinOptions, MoveInput, RespawnMessage, SERVER_MESSAGES } from "../../shared/protocol.js";
 import { CHARACTER_RADIUS } from "../../shared/gameRules.js";
+import { syncedFacing } from "../../shared/syncedFacing.js";
 import { seededRandom } from "../../shared/seededRandom.js";
 import { describeIssues } from "../../shared/validation/describeIssues.js";
 import { describeValue } from "../../shared/validation/rangeChecks.js";
@@ -92,7 +93,7 @@ export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
     for (const w of this.npcs.list) {
       const at = w.body.getPosition();
       const npc = new PlainNpc();
-      Object.assign(npc, { x: at.x, y: at.y, facing: w.facing, fov: PLACEMENT_DEFAULTS.guard.fov * (Math.PI / 180), range: PLACEMENT_DEFAULTS.guard.range });
+      Object.assign(npc, { x: at.x, y: at.y, facing: syncedFacing(w.facing), fov: PLACEMENT_DEFAULTS.guard.fov * (Math.PI / 180), range: PLACEMENT_DEFAULTS.guard.range });
       this.state.guards.set(w.id, npc);
     }
     this.state.map = this.map.name;
@@ -207,7 +208,7 @@ export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
       const ps = c.ps;
       ps.x = at.x;
       ps.y = at.y;
-      ps.facing = c.facing;
+      ps.facing = syncedFacing(c.facing);
       ps.crouch = c.crouch;
     }
     for (const w of this.npcs.list) {
@@ -215,7 +216,7 @@ export class PlainRoom extends Room<{ state: PlainState; input: MoveInput }> {
       const at = w.body.getPosition();
       npc.x = at.x;
       npc.y = at.y;
-      npc.facing = w.facing;
+      npc.facing = syncedFacing(w.facing);
     }
     this.stats.recordTick(performance.now() - started, stepMs);
   }

@@ -1,5 +1,6 @@
 import type { ObserverState } from "sightline";
 import { CameraState, DetectionMeter, DetectionNotice, EVENT_HISTORY, GuardState, type PlayerState, type StealthState } from "../../shared/schema.js";
+import { syncedFacing } from "../../shared/syncedFacing.js";
 import type { RoundEvent, StealthSimulation, StepResult } from "../sim/stealthSimulation.js";
 import type { RoomStats } from "../ops/roomStats.js";
 
@@ -57,20 +58,22 @@ export class StateMirror {
   private views: ViewMembership | null = null;
   private readonly visitLevel = (observerId: string, targetId: string, level: number, alert: ObserverState): void => this.meterOf(observerId, targetId, level, alert);
   /**
-   * The guards' states in the simulation's order, and what was last written of each (x, y, facing): most
-   * guards' alert and activity, and a standing guard's place, are what they were, and a schema setter
-   * costs a call even when it writes nothing.
+   * The guards' states in the simulation's order, and what was last written of each (x, y, facing as
+   * synced): most guards' alert and activity, and a standing guard's place, are what they were, and a
+   * schema setter costs a call even when it writes nothing.
    */
   private readonly guardStates: GuardState[] = [];
   private readonly guardWritten: Float64Array;
   private readonly guardAlert: string[] = [];
   private readonly guardActivity: string[] = [];
+  /** The cameras' states in the simulation's order. */
+  private readonly cameraStates: CameraState[] = [];
 
   constructor(private readonly sim: StealthSimulation, private readonly state: StealthState, private readonly stats: RoomStats) {
     for (const g of sim.guards) {
       const gs = new GuardState();
       const at = g.body.getPosition();
-      Object.assign(gs, { x: at.x, y: at.y, facing: g.brain.facing, fov: g.placement.fov, range: g.placement.range });
+      Object.assign(gs, { x: at.x, y: at.y, facing: syncedFacing(g.brain.facing), fov: g.placement.fov, range: g.placement.range });
       state.guards.set(g.id, gs);
       this.guardStates.push(gs);
       this.guardAlert.push(gs.alert);
@@ -79,8 +82,9 @@ export class StateMirror {
     this.guardWritten = new Float64Array(3 * sim.guards.length).fill(NaN);
     for (const c of sim.cameras) {
       const cs = new CameraState();
-      Object.assign(cs, { x: c.placement.x, y: c.placement.y, facing: c.facing, fov: c.placement.fov, range: c.placement.range });
+      Object.assign(cs, { x: c.placement.x, y: c.placement.y, facing: syncedFacing(c.facing), fov: c.placement.fov, range: c.placement.range });
       state.cameras.set(c.id, cs);
+      this.cameraStates.push(cs);
     }
   }
 
@@ -96,7 +100,8 @@ export class StateMirror {
       const at = p.body.getPosition();
       if (w[PX] !== at.x) ps.x = w[PX] = at.x;
       if (w[PY] !== at.y) ps.y = w[PY] = at.y;
-      if (w[PFACING] !== p.facing) ps.facing = w[PFACING] = p.facing;
+      const facing = syncedFacing(p.facing);
+      if (w[PFACING] !== facing) ps.facing = w[PFACING] = facing;
       const crouch = p.crouch ? 1 : 0;
       if (w[PCROUCH] !== crouch) {
         w[PCROUCH] = crouch;
@@ -115,14 +120,17 @@ export class StateMirror {
       const at = g.body.getPosition();
       if (gw[3 * i] !== at.x) gs.x = gw[3 * i] = at.x;
       if (gw[3 * i + 1] !== at.y) gs.y = gw[3 * i + 1] = at.y;
-      if (gw[3 * i + 2] !== g.brain.facing) gs.facing = gw[3 * i + 2] = g.brain.facing;
+      const facing = syncedFacing(g.brain.facing);
+      if (gw[3 * i + 2] !== facing) gs.facing = gw[3 * i + 2] = facing;
       const alert = this.sim.alertOf(g.id);
       if (this.guardAlert[i] !== alert) gs.alert = this.guardAlert[i] = alert;
       if (this.guardActivity[i] !== g.brain.activity) gs.activity = this.guardActivity[i] = g.brain.activity;
     }
-    for (const c of this.sim.cameras) {
-      const cs = state.cameras.get(c.id)!;
-      cs.facing = c.facing;
+    const cameras = this.sim.cameras;
+    for (let i = 0; i < cameras.length; i++) {
+      const c = cameras[i]!;
+      const cs = this.cameraStates[i]!;
+      cs.facing = syncedFacing(c.facing);
       cs.alert = this.sim.alertOf(c.id);
     }
   }
