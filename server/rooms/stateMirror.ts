@@ -19,6 +19,12 @@ interface MirroredMeter {
    * when the target's client last began to see that observer.
    */
   readonly since: number;
+  /**
+   * What was last written into `meter` (level in hundredths, state): a setter costs a call even when it
+   * writes nothing, and most meters of a tick hold the hundredths and state they had.
+   */
+  level: number;
+  state: ObserverState;
 }
 
 /** A player on the mirror's side: its meters as plain objects by observer, so a sync hashes no schema map. */
@@ -223,12 +229,13 @@ export class StateMirror {
     if (m === undefined) {
       const meter = new DetectionMeter();
       mp.state.meters.set(observerId, meter);
-      m = { meter, stamp: 0, since: this.state.tick };
+      m = { meter, stamp: 0, since: this.state.tick, level: meter.level, state: meter.state as ObserverState };
       mp.meters.set(observerId, m);
     }
     // Hundredths are all a meter needs on screen, and they spare a patch on most ticks of a slow decay.
-    m.meter.level = Math.round(level * 100) / 100;
-    m.meter.state = alert;
+    const shown = Math.round(level * 100) / 100;
+    if (m.level !== shown) m.meter.level = m.level = shown;
+    if (m.state !== alert) m.meter.state = m.state = alert;
     m.stamp = this.meterSyncs;
   }
 }
