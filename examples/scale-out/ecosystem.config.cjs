@@ -14,7 +14,7 @@ module.exports = {
       name: "stealth",
       script: "server/index.ts",
       interpreter: "./node_modules/.bin/node", // the pinned Node 24 (Colyseus 0.18 needs 22 or later)
-      interpreter_args: "--import tsx",
+      interpreter_args: "--max-valid-polymorphic-map-count=8 --import tsx", // as npm start: see docs/performance.md
       exec_mode: "fork",
       instances: 2,
       increment_var: "PORT", // 2567 for the first instance, 2568 for the second

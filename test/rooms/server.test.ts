@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { startArguments } from "../../loadtest/localServer.js";
 import { afterEach, describe, expect, it } from "vitest";
 
 /** Starts `server/index.ts` as `npm start` does, on a free loopback port; resolves with its base URL. */
 function start(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], { env: { ...process.env, PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, startArguments(), { env: { ...process.env, PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));

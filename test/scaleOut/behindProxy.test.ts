@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalCluster } from "../../loadtest/cluster/localCluster.js";
+import { startArguments } from "../../loadtest/localServer.js";
 import { checkPublicAddress } from "../../server/scaleOut/scaleOut.js";
 import { PathProxy } from "../fixtures/pathProxy.js";
 
@@ -45,6 +46,8 @@ describe("behind a reverse proxy", () => {
     const config = createRequire(import.meta.url)("../../examples/scale-out/ecosystem.config.cjs") as { apps: Record<string, unknown>[] };
     const app = config.apps[0]!;
     expect(app).toMatchObject({ exec_mode: "fork", increment_var: "PORT", script: "server/index.ts" });
+    // The same Node arguments as npm start, V8 flags included.
+    expect([...String(app.interpreter_args).split(" "), app.script]).toEqual(startArguments());
     expect(existsSync(app.script as string)).toBe(true);
     const env = app.env as Record<string, string | number>;
     expect(String(env.REDIS_URL)).toMatch(/^redis:\/\//);
@@ -60,7 +63,8 @@ describe("behind a reverse proxy", () => {
     const drain = Number(/name: DRAIN_SECONDS, value: "(\d+)"/.exec(yaml)![1]);
     expect(grace).toBeGreaterThan(drain);
     expect(yaml).toMatch(/readinessProbe:\s+httpGet: \{ path: \/health/);
-    expect(yaml).toContain('command: ["node_modules/.bin/node", "--import", "tsx", "server/index.ts"]');
+    // The server runs exactly as npm start runs it, V8 flags included.
+    expect(yaml).toContain(`command: ${JSON.stringify(["node_modules/.bin/node", ...startArguments()]).replaceAll(",", ", ")}`);
     // The per-pod route keeps reaching a draining (unready) pod: reconnections to its games.
     expect(yaml).toMatch(/clusterIP: None\s+publishNotReadyAddresses: true/);
   });
