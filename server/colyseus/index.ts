@@ -7,6 +7,7 @@
  */
 export { SightlinePlugin } from "./sightlinePlugin.js";
 export type { RewoundPoses } from "./rewoundPoses.js";
+export { fieldSlot, liveValues } from "./liveFields.js";
 export type { EntitySpec, CulledSendOptions, SightlineCounters, PluginRevealOptions, SpectateOptions } from "./pluginTypes.js";
 export { DEFAULT_SIGHTLINE_OPTIONS, type SightlineOptions, type Position } from "./sightlineOptions.js";
 export type { RoundTripCounts } from "./roundTrips.js";

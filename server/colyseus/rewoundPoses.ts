@@ -4,6 +4,7 @@ import type { Rewind } from "@colyseus/core";
 import { wrapAngle } from "../../shared/math/angle.js";
 import { finite, nonEmptyString } from "../../shared/validation/rangeChecks.js";
 import type { Pose, ShownPoses } from "../vision/index.js";
+import { fieldSlot, liveValues } from "./liveFields.js";
 
 /**
  * An observer's pose as Colyseus's `Rewind` records it: an instance of this class per observer, kept by
@@ -12,6 +13,9 @@ import type { Pose, ShownPoses } from "../vision/index.js";
  */
 const RecordedPose = schema({ x: t.number(), y: t.number(), turn: t.number() }, "SightlineRecordedPose");
 type RecordedPose = InstanceType<typeof RecordedPose>;
+const X = fieldSlot(RecordedPose, "x");
+const Y = fieldSlot(RecordedPose, "y");
+const TURN = fieldSlot(RecordedPose, "turn");
 
 /** The room's input stream, as far as render times go (`this.inputs` of a room that called `defineInput`). */
 interface RenderStamps {
@@ -65,9 +69,12 @@ export class RewoundPoses implements ShownPoses {
       pose.turn = facing;
       this.poses.set(id, pose);
     }
-    pose.x = x;
-    pose.y = y;
-    pose.turn += wrapAngle(facing - pose.turn);
+    // Recording is paused for good, so the live values are written straight (every observer, every step:
+    // the setters' calls were most of what recording cost).
+    const values = liveValues(pose) as number[];
+    values[X] = x;
+    values[Y] = y;
+    values[TURN] = values[TURN]! + wrapAngle(facing - values[TURN]!);
   }
 
   /** Stamps this step's poses with the room clock (once a step, after every {@link record}). */

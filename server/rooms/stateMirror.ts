@@ -1,4 +1,5 @@
 import type { ObserverState } from "sightline";
+import { fieldSlot, liveValues } from "sightline/colyseus";
 import { CameraState, DetectionMeter, DetectionNotice, EVENT_HISTORY, GuardState, type PlayerState, type StealthState } from "../../shared/schema.js";
 import { syncedFacing } from "../../shared/syncedFacing.js";
 import type { RoundEvent, StealthSimulation, StepResult } from "../sim/stealthSimulation.js";
@@ -46,6 +47,15 @@ const PSMOKES = 6;
 const PDISTRACTIONS = 7;
 const PLAYER_FIELDS = 8;
 
+/** Slots of the guards' and cameras' fields in their live values, for writes while unseen (see `syncBodies`). */
+const GX = fieldSlot(GuardState, "x");
+const GY = fieldSlot(GuardState, "y");
+const GFACING = fieldSlot(GuardState, "facing");
+const GALERT = fieldSlot(GuardState, "alert");
+const GACTIVITY = fieldSlot(GuardState, "activity");
+const CFACING = fieldSlot(CameraState, "facing");
+const CALERT = fieldSlot(CameraState, "alert");
+
 /**
  * The simulation mirrored into the synced schema, in the two halves of a tick the culling sits between:
  * {@link syncBodies} (where everything is, read by the culling) before it, {@link syncAwareness} (meters,
@@ -72,8 +82,10 @@ export class StateMirror {
   private readonly guardWritten: Float64Array;
   private readonly guardAlert: string[] = [];
   private readonly guardActivity: string[] = [];
-  /** The cameras' states in the simulation's order. */
+  /** The cameras' states in the simulation's order, and what was last written of each (facing as synced, alert). */
   private readonly cameraStates: CameraState[] = [];
+  private readonly cameraWritten: Float64Array;
+  private readonly cameraAlert: string[] = [];
 
   constructor(private readonly sim: StealthSimulation, private readonly state: StealthState, private readonly stats: RoomStats) {
     for (const g of sim.guards) {
@@ -91,7 +103,9 @@ export class StateMirror {
       Object.assign(cs, { x: c.placement.x, y: c.placement.y, facing: syncedFacing(c.facing), fov: c.placement.fov, range: c.placement.range });
       state.cameras.set(c.id, cs);
       this.cameraStates.push(cs);
+      this.cameraAlert.push(cs.alert);
     }
+    this.cameraWritten = Float64Array.from(this.cameraStates, (cs) => cs.facing);
   }
 
   /** Positions, poses and alert states after a step. */
@@ -118,26 +132,64 @@ export class StateMirror {
       if (w[PSMOKES] !== p.smokes) ps.smokes = w[PSMOKES] = p.smokes;
       if (w[PDISTRACTIONS] !== p.distractions) ps.distractions = w[PDISTRACTIONS] = p.distractions;
     }
+    // A guard or camera no client's view holds has its recording paused (the plugin's `pauseUnheld`): its
+    // fields are stored straight into its live values, which a view that takes it encodes it from. Most
+    // guards are unseen at a time, and their setters were most of what this sync cost.
     const guards = this.sim.guards;
     const gw = this.guardWritten;
     for (let i = 0; i < guards.length; i++) {
       const g = guards[i]!;
       const gs = this.guardStates[i]!;
+      const live = gs.isTrackingPaused ? liveValues(gs) : null;
       const at = g.body.getPosition();
-      if (gw[3 * i] !== at.x) gs.x = gw[3 * i] = at.x;
-      if (gw[3 * i + 1] !== at.y) gs.y = gw[3 * i + 1] = at.y;
+      if (gw[3 * i] !== at.x) {
+        gw[3 * i] = at.x;
+        if (live === null) gs.x = at.x;
+        else live[GX] = at.x;
+      }
+      if (gw[3 * i + 1] !== at.y) {
+        gw[3 * i + 1] = at.y;
+        if (live === null) gs.y = at.y;
+        else live[GY] = at.y;
+      }
       const facing = syncedFacing(g.brain.facing);
-      if (gw[3 * i + 2] !== facing) gs.facing = gw[3 * i + 2] = facing;
+      if (gw[3 * i + 2] !== facing) {
+        gw[3 * i + 2] = facing;
+        if (live === null) gs.facing = facing;
+        else live[GFACING] = facing;
+      }
       const alert = this.sim.alertOf(g.id);
-      if (this.guardAlert[i] !== alert) gs.alert = this.guardAlert[i] = alert;
-      if (this.guardActivity[i] !== g.brain.activity) gs.activity = this.guardActivity[i] = g.brain.activity;
+      if (this.guardAlert[i] !== alert) {
+        this.guardAlert[i] = alert;
+        if (live === null) gs.alert = alert;
+        else live[GALERT] = alert;
+      }
+      const activity = g.brain.activity;
+      if (this.guardActivity[i] !== activity) {
+        this.guardActivity[i] = activity;
+        if (live === null) gs.activity = activity;
+        else live[GACTIVITY] = activity;
+      }
     }
     const cameras = this.sim.cameras;
+    const cw = this.cameraWritten;
     for (let i = 0; i < cameras.length; i++) {
       const c = cameras[i]!;
       const cs = this.cameraStates[i]!;
-      cs.facing = syncedFacing(c.facing);
-      cs.alert = this.sim.alertOf(c.id);
+      const facing = syncedFacing(c.facing);
+      const alert = this.sim.alertOf(c.id);
+      if (cw[i] === facing && this.cameraAlert[i] === alert) continue;
+      const live = cs.isTrackingPaused ? liveValues(cs) : null;
+      if (cw[i] !== facing) {
+        cw[i] = facing;
+        if (live === null) cs.facing = facing;
+        else live[CFACING] = facing;
+      }
+      if (this.cameraAlert[i] !== alert) {
+        this.cameraAlert[i] = alert;
+        if (live === null) cs.alert = alert;
+        else live[CALERT] = alert;
+      }
     }
   }
 
