@@ -44,8 +44,9 @@ export interface SightlineOptions extends Omit<ViewCullingOptions, "onAdd" | "on
    * Pauses the schema change recording of every entity no client's view holds (Colyseus's
    * `pauseTracking`), and resumes it just before a view takes the entity again, which then receives it
    * whole from its live fields. Writes to an unseen guard then record nothing for a patch no client would
-   * receive any of (and cost a store, written through `liveValues`), and no view's encode walks past it. False records every
-   * write, as Colyseus does by default (for server code of your own that reads the recorded changes).
+   * receive any of (and cost a store, written through `liveValues`), and no view's encode walks past it.
+   * False records every write, as Colyseus does by default (for server code of your own that reads the
+   * recorded changes).
    * @default true
    */
   pauseUnheld?: boolean;
