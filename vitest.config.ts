@@ -9,7 +9,6 @@ const INTEGRATION = [
   "test/colyseus/randomizedAudit.test.ts",
   "test/colyseus/sendTiming.test.ts",
   "test/colyseus/sightlinePlugin.test.ts",
-  "test/colyseus/liveFields.test.ts",
   "test/rooms/unseenGuards.test.ts",
   "test/colyseus/teamGames.test.ts",
   "test/examples/captureTheFlag.test.ts",

@@ -6,6 +6,7 @@ import type { ViewCulling } from "sightline/culling";
 import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
 import { ticks } from "../fixtures/roomTicks.js";
+import { moveInput } from "../fixtures/roomClients.js";
 import { FrameRecorder } from "sightline/testing";
 
 /** Every frame each SDK client received, for the byte-level checks. */
@@ -59,16 +60,8 @@ describe("anti-wallhack culling in the room", () => {
     expect(frames.received(b, "guard:Watcher")).toBe(true);
 
     // A steps out north, past the wall's end: B and the guard must be in A's view before A truly sees them.
-    const input = a.input({ mode: "reliable" }) as any;
-    let seq = 0;
-    const walk = (moveY: number) => {
-      input.data.seq = ++seq;
-      input.data.moveX = 0;
-      input.data.moveY = moveY;
-      input.data.facing = Math.PI;
-      input.data.crouch = false;
-      input.send();
-    };
+    const move = moveInput(a);
+    const walk = (moveY: number) => move(0, moveY, Math.PI);
     for (let i = 0; i < 30 && !state.players.has(b.sessionId); i++) {
       walk(-1);
       await room.afterNextLoop();

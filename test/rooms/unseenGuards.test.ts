@@ -5,6 +5,7 @@ import type { StealthRoom } from "../../server/rooms/StealthRoom.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
 import { bootLoopback, type LoopbackServer } from "../fixtures/bootLoopback.js";
 import { ticks } from "../fixtures/roomTicks.js";
+import { moveInput } from "../fixtures/roomClients.js";
 import { FrameRecorder } from "sightline/testing";
 
 // The room's state mirror writes a guard no client's view holds straight into its live values (its change
@@ -45,16 +46,8 @@ describe("a guard nobody sees", () => {
     expect(frames.received(a, "guard:Watcher")).toBe(false);
 
     // A steps out north, past the wall's end, and keeps still once the guard is in its view.
-    const input = a.input({ mode: "reliable" }) as any;
-    let seq = 0;
-    const walk = (moveY: number) => {
-      input.data.seq = ++seq;
-      input.data.moveX = 0;
-      input.data.moveY = moveY;
-      input.data.facing = Math.PI;
-      input.data.crouch = false;
-      input.send();
-    };
+    const move = moveInput(a);
+    const walk = (moveY: number) => move(0, moveY, Math.PI);
     for (let i = 0; i < 40 && !state.guards.has("guard:Watcher"); i++) {
       walk(-1);
       await a.waitForNextPatch();
