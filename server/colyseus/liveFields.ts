@@ -5,7 +5,7 @@ import { $values, type Schema } from "@colyseus/schema";
 import { fail } from "../../shared/validation/rangeChecks.js";
 
 /** A schema class, as `schema()` or a `Schema` subclass makes it. */
-type SchemaClass = { readonly name: string; readonly prototype: Schema };
+type SchemaClass = Function & { readonly prototype: Schema };
 
 /**
  * The slot of `field` in the live values of `klass`'s instances (see {@link liveValues}), looked up once
@@ -13,8 +13,9 @@ type SchemaClass = { readonly name: string; readonly prototype: Schema };
  * @throws RangeError naming the field when `klass` has no such schema field
  */
 export function fieldSlot(klass: SchemaClass, field: string): number {
+  if (typeof klass !== "function") fail("fieldSlot klass", "must be a schema class (from schema() or a Schema subclass)", klass);
   const metadata = (klass as unknown as Record<symbol, Record<string, unknown> | undefined>)[Symbol.metadata];
-  const slot = metadata?.[field];
+  const slot = typeof field === "string" && metadata !== undefined && Object.hasOwn(metadata, field) ? metadata[field] : undefined;
   if (typeof slot !== "number") fail("fieldSlot field", `is not a schema field of ${klass.name}`, field);
   return slot;
 }
@@ -38,5 +39,7 @@ export function fieldSlot(klass: SchemaClass, field: string): number {
  * ```
  */
 export function liveValues(instance: Schema): unknown[] {
-  return (instance as unknown as { [$values]: unknown[] })[$values];
+  const values = (instance as unknown as { [$values]?: unknown[] } | null | undefined)?.[$values];
+  if (!Array.isArray(values)) fail("liveValues instance", "must be a schema instance", instance);
+  return values;
 }

@@ -343,9 +343,12 @@ describe("entities no view holds", () => {
     expect(room.exceptions).toEqual([]);
   });
 
-  it("a field the class does not have is a RangeError naming it; builder and decorator classes alike have slots", () => {
+  it("a field the class does not have, or no schema class or instance at all, is a RangeError naming it; builder and decorator classes alike have slots", () => {
     expect(() => fieldSlot(Unit, "z")).toThrow(RangeError);
     expect(() => fieldSlot(Unit, "z")).toThrow(/fieldSlot field is not a schema field of Unit \(got "z"\)/);
+    expect(() => fieldSlot(Unit, "constructor")).toThrow(/fieldSlot field is not a schema field of Unit/);
+    expect(() => fieldSlot(undefined as never, "x")).toThrow(/fieldSlot klass must be a schema class/);
+    expect(() => liveValues({ x: 1 } as never)).toThrow(/liveValues instance must be a schema instance \(got an object\)/);
     expect(fieldSlot(Unit, "y")).not.toBe(fieldSlot(Unit, "x"));
     const guard = new GuardState();
     liveValues(guard)[fieldSlot(GuardState, "facing")] = 1.5;
