@@ -15,7 +15,8 @@ type SchemaClass = Function & { readonly prototype: Schema };
 export function fieldSlot(klass: SchemaClass, field: string): number {
   if (typeof klass !== "function") fail("fieldSlot klass", "must be a schema class (from schema() or a Schema subclass)", klass);
   const metadata = (klass as unknown as Record<symbol, Record<string, unknown> | undefined>)[Symbol.metadata];
-  const slot = typeof field === "string" && metadata !== undefined && Object.hasOwn(metadata, field) ? metadata[field] : undefined;
+  // An extended class's metadata inherits its parent's fields; no property of Object.prototype is a number.
+  const slot = typeof field === "string" ? metadata?.[field] : undefined;
   if (typeof slot !== "number") fail("fieldSlot field", `is not a schema field of ${klass.name}`, field);
   return slot;
 }

@@ -1,4 +1,5 @@
 import { Client as SdkClient } from "@colyseus/sdk";
+import { schema, t } from "@colyseus/schema";
 import { defineRoom, defineServer } from "@colyseus/core";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -350,6 +351,12 @@ describe("entities no view holds", () => {
     expect(() => fieldSlot(undefined as never, "x")).toThrow(/fieldSlot klass must be a schema class/);
     expect(() => liveValues({ x: 1 } as never)).toThrow(/liveValues instance must be a schema instance \(got an object\)/);
     expect(fieldSlot(Unit, "y")).not.toBe(fieldSlot(Unit, "x"));
+    // A class extending a schema class has its parent's fields too.
+    const Shade = schema({ x: t.number() }, "Shade").extend({ depth: t.number() }, "DeepShade");
+    const shade = new Shade();
+    liveValues(shade)[fieldSlot(Shade, "x")] = 2;
+    liveValues(shade)[fieldSlot(Shade, "depth")] = 3;
+    expect([shade.x, shade.depth]).toEqual([2, 3]);
     const guard = new GuardState();
     liveValues(guard)[fieldSlot(GuardState, "facing")] = 1.5;
     expect(guard.facing).toBe(1.5);
