@@ -10,7 +10,8 @@ type SchemaClass = Function & { readonly prototype: Schema };
 /**
  * The slot of `field` in the live values of `klass`'s instances (see {@link liveValues}), looked up once
  * per class and field, outside any hot path.
- * @throws RangeError naming the field when `klass` has no such schema field
+ * @throws RangeError naming `klass` when it is no class, or `field` when the class has no such schema
+ *   field (its own or one it inherits from the schema it extends)
  */
 export function fieldSlot(klass: SchemaClass, field: string): number {
   if (typeof klass !== "function") fail("fieldSlot klass", "must be a schema class (from schema() or a Schema subclass)", klass);
