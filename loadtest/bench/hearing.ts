@@ -152,9 +152,10 @@ export function compoundRoom(options: HearingLoopOptions & { teamSize?: number }
  * Every tick: the shared level moves once, then four rooms' ticks (poses in, vision, hearing, awareness) in
  * a random order: two with hearing, two without, built off, on, on, off. Each variant's time is its faster
  * room's (by mean ms per tick). Where a room lands in the heap moves its tick: in about one run in four,
- * one room ticked 15-20% slower than its identical twin, whichever variant it was, and never faster. Pooled
- * per variant (as until 2026-11-28), such a run read 1.03-1.07 when the slow room was one without hearing,
- * where the others read 1.11-1.14; the faster room of each pair leaves it out on either side.
+ * one room ticked 15-20% slower than its identical twin, whichever variant it was (none was seen that much
+ * faster). Pooled per variant (as until 2026-11-28), such a run read 1.03-1.07 when the slow room was one
+ * without hearing, where the others read 1.11-1.14; the faster room of each pair leaves it out on either
+ * side.
  */
 export function visionRoom(options: HearingLoopOptions): HearingLine[] {
   console.error("# hearing: vision room");

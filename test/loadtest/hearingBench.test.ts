@@ -92,6 +92,19 @@ describe("npm run bench -- hearing", () => {
     expect(off.raysPerTick).toBe(on.raysPerTick);
   });
 
+  it("vision: each variant is timed by the faster of its two rooms", () => {
+    for (const hearing of ["on", "off"]) {
+      const l = of("vision", hearing);
+      const means = l.roomMeans as number[];
+      expect(means, hearing).toHaveLength(2);
+      expect((l.msPerTick as Record<string, number>).mean, hearing).toBe(Math.min(...means));
+    }
+    const s = summaryOf("vision");
+    const on = (of("vision", "on").msPerTick as Record<string, number>).mean;
+    const off = (of("vision", "off").msPerTick as Record<string, number>).mean;
+    expect((s.ratio as Record<string, number>).mean).toBeCloseTo(on / off, 2);
+  });
+
   it("takes its tick counts from the environment", () => {
     expect(hearingBenchOptionsFrom({})).toEqual(DEFAULT_HEARING_BENCH_OPTIONS);
     expect(hearingBenchOptionsFrom({ BENCH_HEARING_TICKS: "40", BENCH_HEARING_WARMUP: "0", BENCH_HEARING_VISION_TICKS: "20", BENCH_HEARING_VISION_WARMUP: "3" })).toEqual({
