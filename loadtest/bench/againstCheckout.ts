@@ -19,7 +19,8 @@
  *   them), the same rays on both sides.
  * - hearing: the hearing bench's vision room with hearing on (`visionHearingRoom.ts`: the same reference
  *   room on `Occluders`, its players' footsteps heard by the guards, the awareness model fed both), each
- *   side on its own copy of the level, one whole room tick.
+ *   side on its own copy of the level, one whole room tick; this checkout's room on each side's engine
+ *   (`VisionSystem`, `AwarenessModel`, `Hearing`, `Occluders`).
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -30,7 +31,7 @@ import { PLAYER_SIGHT_RANGE, TICK_SECONDS } from "../../shared/gameRules.js";
 import { buildBenchLevel, stepBenchLevel, WALL, type BenchLevel } from "./benchLevel.js";
 import { percentile } from "./percentile.js";
 import { pluginSides } from "./pluginSides.js";
-import { VisionHearingRoom } from "./visionHearingRoom.js";
+import { VisionHearingRoom, type HearingEngine } from "./visionHearingRoom.js";
 
 interface Side {
   readonly mine: boolean;
@@ -88,13 +89,16 @@ async function raySides(): Promise<Side[]> {
 }
 
 async function hearingSides(): Promise<Side[]> {
-  const theirs = await load("loadtest/bench/visionHearingRoom.ts");
-  const theirLevel = await load("loadtest/bench/benchLevel.ts");
+  // This checkout's room on each side's engine. The other checkout's own room file would import
+  // "sightline", which this process's tsconfig paths resolve to this checkout: the same engine twice.
+  const vision = await load("server/vision/index.ts");
+  const occluders = await load("server/occluders/index.ts");
+  const theirs: HearingEngine = { VisionSystem: vision.VisionSystem, AwarenessModel: vision.AwarenessModel, Hearing: vision.Hearing, Occluders: occluders.Occluders };
   const opts = { seed: 4242, walls: 1000, guards: 1024, players: 64, size: 200 };
   const make = (mine: boolean): Side => {
-    const level: BenchLevel = mine ? buildBenchLevel(opts) : theirLevel.buildBenchLevel(opts);
-    const room = new (mine ? VisionHearingRoom : theirs.VisionHearingRoom)(level, true);
-    return { mine, ms: [], step: () => (mine ? stepBenchLevel(level) : theirLevel.stepBenchLevel(level)), run: (tick) => room.tick(tick) };
+    const level: BenchLevel = buildBenchLevel(opts);
+    const room = mine ? new VisionHearingRoom(level, true) : new VisionHearingRoom(level, true, theirs);
+    return { mine, ms: [], step: () => stepBenchLevel(level), run: (tick) => room.tick(tick) };
   };
   return [make(false), make(true), make(true), make(false)];
 }
