@@ -2,6 +2,7 @@ import { MISS } from "../../shared/math/rayCast.js";
 import type { OccluderPiece } from "../occluders/occluderPiece.js";
 import type { PackedOccluders } from "../occluders/packedOccluders.js";
 import { searchCorners } from "./cornerSearch.js";
+import { ConvexWrap, NOT_OUTSIDE } from "./convexWrap.js";
 
 /**
  * How far outside a corner the way around a piece passes, meters: enough for a ray along it to miss the
@@ -55,6 +56,7 @@ export class PieceDetour {
   private straightFromB = false;
   /** The occluders of the search under way (read by {@link clearSoFar}). */
   private packedNow: PackedOccluders | null = null;
+  private readonly wrap = new ConvexWrap();
   /** The way found, from (b) back to (a), as node indices. */
   private way = new Int32Array(2 + 8 * MAX_PIECES);
 
@@ -78,7 +80,9 @@ export class PieceDetour {
     let blocker = k;
     for (;;) {
       if (this.count === MAX_PIECES || !this.addPiece(packed, blocker)) return UNDECIDED;
-      const length = this.search(packed, bound);
+      // Round one polygon, its tangents give the way in a pass; more pieces, or an end inside one, are searched.
+      const one = this.count === 1 && !this.straightFromB ? this.wrapFirst(packed, bound) : NOT_OUTSIDE;
+      const length = one !== NOT_OUTSIDE ? one : this.search(packed, bound);
       if (length === Infinity) return Infinity;
       blocker = this.firstStoppedLeg(packed);
       if (blocker < 0) return length;
@@ -100,6 +104,26 @@ export class PieceDetour {
     }
     this.nodes += m;
     return true;
+  }
+
+  /**
+   * The way round the first piece alone when it is a polygon and both ends are outside its corners
+   * (see `ConvexWrap`), left in {@link from} as a search would leave it; {@link NOT_OUTSIDE} otherwise.
+   */
+  private wrapFirst(packed: PackedOccluders, bound: number): number {
+    const m = packed.pieceAt(this.pieces[0]!).xs.length;
+    if (m < 3) return NOT_OUTSIDE;
+    const wrap = this.wrap;
+    const length = wrap.around(this.x, this.y, 2, m, this.x[0]!, this.y[0]!, this.x[1]!, this.y[1]!, bound);
+    if (length === NOT_OUTSIDE || length === Infinity) return length;
+    let previous = 0;
+    for (let i = 0; i < wrap.count; i++) {
+      const node = 2 + wrap.way[i]!;
+      this.from[node] = previous;
+      previous = node;
+    }
+    this.from[1] = previous;
+    return length;
   }
 
   /**

@@ -273,6 +273,56 @@ describe("hearing", () => {
     expect(round).toBeGreaterThan(100);
   });
 
+  it("round one convex piece of any shape the way is exact, and comes from its first corner (random polygons)", () => {
+    let round = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 9 }),
+        fc.double({ min: 0.2, max: 5, noNaN: true }),
+        fc.double({ min: 0.2, max: 5, noNaN: true }),
+        fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+        // Pairs of ends outside the piece's circle, on about opposite sides: the noise's angle and distance
+        // past the circle, the listener's turn from the opposite angle and distance past the circle.
+        fc.array(fc.tuple(fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }), fc.double({ min: 0.01, max: 6, noNaN: true }), fc.double({ min: -0.8, max: 0.8, noNaN: true }), fc.double({ min: 0.01, max: 6, noNaN: true })), { minLength: 10, maxLength: 10 }),
+        fc.double({ min: 2, max: 25, noNaN: true }),
+        (sides, rx, ry, turn, ends, loudness) => {
+          // A convex polygon: `sides` corners of an ellipse, turned.
+          const outline = Array.from({ length: sides }, (_, i) => {
+            const a = (2 * Math.PI * i) / sides;
+            const x = rx * Math.cos(a);
+            const y = ry * Math.sin(a);
+            return { x: x * Math.cos(turn) - y * Math.sin(turn), y: x * Math.sin(turn) + y * Math.cos(turn) };
+          });
+          const occluders = new Occluders();
+          occluders.addPolygon(outline);
+          const hearing = new Hearing(occluders);
+          const e = ear();
+          const circle = Math.max(rx, ry);
+          for (const [a, past, across, past2] of ends) {
+            const nx = (circle + past) * Math.cos(a);
+            const ny = (circle + past) * Math.sin(a);
+            const lx = (circle + past2) * Math.cos(a + Math.PI + across);
+            const ly = (circle + past2) * Math.sin(a + Math.PI + across);
+            const before = hearing.counts.roundPieces;
+            const heard = hearing.hears(step(nx, ny, loudness), lx, ly, e);
+            if (hearing.counts.roundPieces === before) continue;
+            const truth = shortestSoundPath(occluders, nx, ny, lx, ly, loudness);
+            round++;
+            if (heard) {
+              expect(e.distance).toBeGreaterThanOrEqual(truth - 1e-9);
+              expect(e.distance).toBeLessThan(truth + 0.01);
+              // Toward the first corner of the way: never straight at the noise, whose line the piece stops.
+              expect(Math.hypot(e.dirX, e.dirY)).toBeCloseTo(1, 9);
+              expect(e.dirX * (nx - lx) + e.dirY * (ny - ly)).toBeLessThan(Math.hypot(nx - lx, ny - ly) - 1e-9);
+            } else expect(truth).toBeGreaterThan(loudness - 0.01);
+          }
+        },
+      ),
+      { numRuns: 300, seed: 35 },
+    );
+    expect(round).toBeGreaterThan(300);
+  });
+
   it("refuses a malformed noise or option with a RangeError naming the field", () => {
     const hearing = new Hearing(new Occluders());
     expect(() => hearing.hears(step(0, 0, Number.NaN), 1, 1, ear())).toThrow(/Noise\.loudness/);
