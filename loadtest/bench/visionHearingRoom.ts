@@ -14,6 +14,19 @@ const GUARD_CELL = 10;
 /** The vision-scheduler's reference room: its level, range and cones. */
 export const VISION_ROOM = { seed: 4242, walls: 1000, guards: 1024, players: 64, size: 200, range: 30, fov: Math.PI / 2 } as const;
 
+/**
+ * The library classes a {@link VisionHearingRoom} is built from: this checkout's unless given, so a
+ * same-process A/B (`againstCheckout.ts hearing`) can run the same room on another checkout's engine.
+ */
+export interface HearingEngine {
+  VisionSystem: typeof VisionSystem;
+  AwarenessModel: typeof AwarenessModel;
+  Hearing: typeof Hearing;
+  Occluders: typeof Occluders;
+}
+
+const THIS_ENGINE: HearingEngine = { VisionSystem, AwarenessModel, Hearing, Occluders };
+
 /** Cumulative counts of a {@link VisionHearingRoom}. */
 export interface VisionHearingCounts {
   rays: number;
@@ -35,7 +48,7 @@ export interface VisionHearingCounts {
 export class VisionHearingRoom {
   readonly occluders: Occluders;
   readonly vision: VisionSystem;
-  readonly awareness = new AwarenessModel();
+  readonly awareness: AwarenessModel;
   /** Built in both variants (so both report the same counts), asked only when {@link hears}. */
   readonly hearing: Hearing;
   readonly counts: VisionHearingCounts = { rays: 0, sightings: 0, noises: 0, heard: 0, events: 0, hearingEvents: 0 };
@@ -46,37 +59,36 @@ export class VisionHearingRoom {
   private readonly heardPool: Heard[] = [];
   private readonly ear: Earshot = { distance: 0, level: 0, dirX: 0, dirY: 0, direct: false };
   private readonly noHeard: Heard[] = [];
-  /** The guards filed by cell of {@link GUARD_CELL} meters (CSR: cell c holds cellIds[cellStart[c] .. cellStart[c + 1]]). */
+  /**
+   * The guards filed by cell of {@link GUARD_CELL} meters, as a list per cell (`first[c]`, then `next[i]`,
+   * -1 ending it), kept as they move: a guard changes cell once in many ticks, so a tick only checks.
+   */
   private readonly cells: number;
-  private readonly cellStart: Int32Array;
-  private readonly fill: Int32Array;
-  private readonly cellIds: string[];
+  private readonly first: Int32Array;
+  private readonly next: Int32Array;
+  private readonly previous: Int32Array;
+  private readonly guardCell: Int32Array;
   /** The guards' ids in the level's order (read once: ids do not change). */
   private readonly guardIds: readonly string[];
-  private readonly guardCell: Int32Array;
   /** Each guard's position as it was moved this tick, in the level's order. */
   private readonly guardX: Float64Array;
   private readonly guardY: Float64Array;
-  /** Their positions in the same order: a footstep's candidates are read from one run of memory. */
-  private readonly cellX: Float64Array;
-  private readonly cellY: Float64Array;
 
-  constructor(private readonly level: BenchLevel, readonly hears: boolean) {
-    this.occluders = Occluders.fromWorld(level.world, { opaqueMask: WALL });
-    const v = (this.vision = new VisionSystem(this.occluders));
+  constructor(private readonly level: BenchLevel, readonly hears: boolean, engine: HearingEngine = THIS_ENGINE) {
+    this.occluders = engine.Occluders.fromWorld(level.world, { opaqueMask: WALL });
+    const v = (this.vision = new engine.VisionSystem(this.occluders));
+    this.awareness = new engine.AwarenessModel();
     for (const g of level.guards) v.addObserver(g.id, { position: g, facing: g.facing, range: VISION_ROOM.range, fov: VISION_ROOM.fov });
     for (const p of level.players) v.addObservable(p.id, { position: p, radius: level.playerRadius });
-    this.hearing = new Hearing(this.occluders);
+    this.hearing = new engine.Hearing(this.occluders);
     this.cells = Math.ceil(level.size / GUARD_CELL);
-    this.cellStart = new Int32Array(this.cells * this.cells + 1);
-    this.fill = new Int32Array(this.cells * this.cells + 1);
+    this.first = new Int32Array(this.cells * this.cells).fill(-1);
+    this.next = new Int32Array(level.guards.length).fill(-1);
+    this.previous = new Int32Array(level.guards.length).fill(-1);
+    this.guardCell = new Int32Array(level.guards.length).fill(-1);
     this.guardIds = level.guards.map((g) => g.id);
-    this.cellIds = [...this.guardIds];
-    this.guardCell = new Int32Array(level.guards.length);
     this.guardX = new Float64Array(level.guards.length);
     this.guardY = new Float64Array(level.guards.length);
-    this.cellX = new Float64Array(level.guards.length);
-    this.cellY = new Float64Array(level.guards.length);
     // The level's players all walk at one speed from tick 0: in step with each other, every footstep would
     // fall on the same tick (64 at once, then none for four). Each starts at its own point of its stride.
     this.sinceStep = Float64Array.from(level.players, (_, i) => ((i * 0.618034) % 1) * FOOTSTEPS.stride);
@@ -87,19 +99,19 @@ export class VisionHearingRoom {
     const level = this.level;
     const v = this.vision;
     const guards = level.guards;
-    // With hearing on, each guard is filed by cell as it is moved, where its position is read anyway: a
+    // With hearing on, each guard's place is kept as it is moved, where its position is read anyway: a
     // second pass over a thousand guard objects after the vision tick would find them all out of cache.
     if (this.hears) {
-      const count = this.cellStart;
-      count.fill(0);
+      const last = this.cells - 1;
       for (let i = 0; i < guards.length; i++) {
         const g = guards[i]!;
-        v.moveObserver(g.id, g.x, g.y, g.facing);
-        const cell = this.cellOf(g);
-        this.guardCell[i] = cell;
-        this.guardX[i] = g.x;
-        this.guardY[i] = g.y;
-        count[cell + 1]!++;
+        const x = g.x;
+        const y = g.y;
+        v.moveObserver(g.id, x, y, g.facing);
+        this.guardX[i] = x;
+        this.guardY[i] = y;
+        const cell = Math.min(last, Math.max(0, Math.floor(y / GUARD_CELL))) * this.cells + Math.min(last, Math.max(0, Math.floor(x / GUARD_CELL)));
+        if (cell !== this.guardCell[i]) this.refile(i, cell);
       }
     } else for (const g of guards) v.moveObserver(g.id, g.x, g.y, g.facing);
     for (const p of level.players) v.moveObservable(p.id, p.x, p.y);
@@ -138,7 +150,6 @@ export class VisionHearingRoom {
       n.emitter = p.id;
       this.noises.push(n);
     }
-    if (this.noises.length > 0) this.sortGuards();
     const cells = this.cells;
     const last = cells - 1;
     for (const noise of this.noises) {
@@ -151,13 +162,13 @@ export class VisionHearingRoom {
       const c1 = Math.min(last, Math.floor((noise.x + noise.loudness) / GUARD_CELL));
       const r0 = Math.max(0, Math.floor((noise.y - noise.loudness) / GUARD_CELL));
       const r1 = Math.min(last, Math.floor((noise.y + noise.loudness) / GUARD_CELL));
-      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) for (let i = this.cellStart[r * cells + c]!; i < this.cellStart[r * cells + c + 1]!; i++) {
-        const gx = this.cellX[i]!;
-        const gy = this.cellY[i]!;
+      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) for (let i = this.first[r * cells + c]!; i >= 0; i = this.next[i]!) {
+        const gx = this.guardX[i]!;
+        const gy = this.guardY[i]!;
         const dx = gx - noise.x;
         const dy = gy - noise.y;
         if (dx * dx + dy * dy >= reach) continue;
-        const id = this.cellIds[i]!;
+        const id = this.guardIds[i]!;
         if (seers.size > 0 && seers.has(id)) continue;
         if (!hearing.hears(noise, gx, gy, this.ear)) continue;
         const h = (this.heardPool[this.heard.length] ??= { observerId: "", targetId: "", level: 0, position: { x: 0, y: 0 } });
@@ -174,25 +185,22 @@ export class VisionHearingRoom {
     return this.heard;
   }
 
-  /** Files the guards by cell (a counting sort of what `tick` read as it moved them): a room with a thousand guards asks only the near ones. */
-  private sortGuards(): void {
-    const n = this.level.guards.length;
-    const start = this.cellStart;
-    for (let c = 0; c < this.cells * this.cells; c++) start[c + 1]! += start[c]!;
-    this.fill.set(start);
-    for (let i = 0; i < n; i++) {
-      const at = this.fill[this.guardCell[i]!]!++;
-      this.cellIds[at] = this.guardIds[i]!;
-      this.cellX[at] = this.guardX[i]!;
-      this.cellY[at] = this.guardY[i]!;
+  /** Moves guard `i` to the list of `cell` (out of its last one). */
+  private refile(i: number, cell: number): void {
+    const was = this.guardCell[i]!;
+    if (was >= 0) {
+      const before = this.previous[i]!;
+      const after = this.next[i]!;
+      if (before >= 0) this.next[before] = after;
+      else this.first[was] = after;
+      if (after >= 0) this.previous[after] = before;
     }
-  }
-
-  private cellOf(a: { x: number; y: number }): number {
-    const last = this.cells - 1;
-    const c = Math.min(last, Math.max(0, Math.floor(a.x / GUARD_CELL)));
-    const r = Math.min(last, Math.max(0, Math.floor(a.y / GUARD_CELL)));
-    return r * this.cells + c;
+    const head = this.first[cell]!;
+    this.next[i] = head;
+    this.previous[i] = -1;
+    if (head >= 0) this.previous[head] = i;
+    this.first[cell] = i;
+    this.guardCell[i] = cell;
   }
 
   dispose(): void {
