@@ -39,9 +39,13 @@ export interface MapWorld {
  * on CATEGORY.WALL, glass on CATEGORY.GLASS, exits as sensors on CATEGORY.EXIT, and each door a body of
  * its own on CATEGORY.DOOR, active (solid) while the map starts it shut. Concave or large outlines are
  * triangulated, since planck would otherwise replace them with their convex hull.
+ *
+ * Without continuous collision: a character moves at most the simulation's top speed a step (the travel
+ * cap holds every body to it), about half its radius, so it meets any wall before it could pass one, and
+ * the time-of-impact pass planck runs by default (about a tenth of its step here) finds nothing to stop.
  */
 export function buildMapWorld(map: StealthMap): MapWorld {
-  const world = new World({ gravity: Vec2(0, 0) });
+  const world = new World({ gravity: Vec2(0, 0), continuousPhysics: false });
   const level = world.createBody({ type: "static" });
   let fixtureCount = 0;
   const addOutline = (outline: Vec[], category: number, body: Body, isSensor = false) => {

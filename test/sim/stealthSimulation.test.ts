@@ -2,8 +2,9 @@ import { Circle, Transform, Vec2, testOverlap } from "planck";
 import { describe, expect, it } from "vitest";
 import type { DetectionEvent } from "../../server/vision/awareness/types.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
-import { loadMapFile } from "../../server/sim/tiledMap.js";
+import { loadMapFile, parseTiledMap } from "../../server/sim/tiledMap.js";
 import { arenaMap } from "../fixtures/arenaMap.js";
+import { objectLayer, point, prop, PX, rect, tiledJson } from "../fixtures/tiledJson.js";
 
 /** Whether a guard-sized circle at (x, y), shrunk by 2 cm of contact slop, overlaps a wall or a pane. */
 function wallOverlap(sim: StealthSimulation, x: number, y: number): boolean {
@@ -255,6 +256,33 @@ describe("guards, cameras and the round", () => {
     let closest = Infinity;
     for (let i = 0; i < at.length; i++) for (let j = i + 1; j < at.length; j++) closest = Math.min(closest, Math.hypot(at[i]!.x - at[j]!.x, at[i]!.y - at[j]!.y));
     expect(closest).toBeGreaterThan(2 * sim.characterRadius - 0.05);
+  });
+
+  it("no body gets through a wall 5 cm thin, running into it at every angle or shoved against it by a crowd", () => {
+    // The world steps without continuous collision: a body moves at most the top speed a step, far less
+    // than its radius, so it meets a wall before it could reach past it.
+    const json = tiledJson([
+      objectLayer("walls", [rect(1, 0, 0, 20, 0.5), rect(2, 0, 11.5, 20, 0.5), rect(3, 0, 0, 0.5, 12), rect(4, 19.5, 0, 0.5, 12), rect(5, 10, 0.5, 0.05, 11)]),
+      objectLayer("actors", [point(10, "spawn", "west", 8, 6)]),
+    ], { width: 20, height: 12, properties: [prop("pixelsPerMeter", PX)] });
+    const sim = new StealthSimulation(parseTiledMap(json, "thin.tmj"));
+    const runners = 12;
+    for (let i = 0; i < runners; i++) sim.addPlayer(`p${i}`, { spawn: "west" });
+    const bodies = [...sim.players.values()].map((p) => p.body);
+    bodies.forEach((b, i) => b.setPosition(Vec2(9.2 - 0.05 * (i % 3), 1.5 + (9 * i) / (runners - 1))));
+    let nearest = Infinity;
+    for (let t = 0; t < 120; t++) {
+      for (let i = 0; i < runners; i++) {
+        // Straight at the wall, or slanting along it, and half of them pressed together toward one spot.
+        const a = t < 60 ? ((i / (runners - 1)) - 0.5) * 2.6 : Math.atan2(6 - bodies[i]!.getPosition().y, 10 - bodies[i]!.getPosition().x);
+        sim.setMotion(`p${i}`, { vx: Math.cos(a) * sim.topSpeed, vy: Math.sin(a) * sim.topSpeed, facing: a, crouch: false });
+      }
+      sim.step();
+      for (const b of bodies) nearest = Math.min(nearest, 10 - b.getPosition().x);
+    }
+    // They reached the wall (touching it, a radius off), and none is past it.
+    expect(nearest).toBeLessThan(sim.characterRadius + 0.05);
+    expect(nearest).toBeGreaterThan(0);
   });
 
   it("walking at full speed is never cut back", () => {
