@@ -1,5 +1,4 @@
 import { MISS } from "../../shared/math/rayCast.js";
-import type { OccluderPiece } from "../occluders/occluderPiece.js";
 import type { PackedOccluders } from "../occluders/packedOccluders.js";
 import { searchCorners } from "./cornerSearch.js";
 import { ConvexWrap, NOT_OUTSIDE } from "./convexWrap.js";
@@ -47,11 +46,6 @@ export class PieceDetour {
   private from = new Int32Array(2 + 8 * MAX_PIECES);
   private done = new Uint8Array(2 + 8 * MAX_PIECES);
   private nodes = 0;
-  /**
-   * Each piece's nodes (x, y interleaved), made on its first detour: an outline never changes, and a piece
-   * gone for good takes its entry with it.
-   */
-  private readonly corners = new WeakMap<OccluderPiece, Float64Array>();
   /** Whether the straight line may be taken, cast from (b) (see {@link around}). */
   private straightFromB = false;
   /** The occluders of the search under way (read by {@link clearSoFar}). */
@@ -76,7 +70,7 @@ export class PieceDetour {
     this.y[1] = by;
     // The straight line is what `k` stops, as cast from (a). From (b) it is open only when (b) is inside
     // `k` (a noise made in a wall gets out of it); a ray grazing a seam may read otherwise one way round.
-    this.straightFromB = packed.pieceAt(k).xs.length >= 3 && packed.outside(k, bx, by) < -1e-9;
+    this.straightFromB = packed.vertexCount(k) >= 3 && packed.outside(k, bx, by) < -1e-9;
     let blocker = k;
     for (;;) {
       if (this.count === MAX_PIECES || !this.addPiece(packed, blocker)) return UNDECIDED;
@@ -91,17 +85,11 @@ export class PieceDetour {
 
   /** Adds piece `k`'s corners as nodes; false for a circle. */
   private addPiece(packed: PackedOccluders, k: number): boolean {
-    const piece = packed.pieceAt(k);
-    const m = nodesOf(piece.xs.length);
+    const m = nodesOf(packed.vertexCount(k));
     if (m === 0) return false;
     this.pieces[this.count++] = k;
     if (this.nodes + m > this.x.length) this.grow(this.nodes + m);
-    let corners = this.corners.get(piece);
-    if (corners === undefined) this.corners.set(piece, (corners = cornersOf(piece.xs, piece.ys, m)));
-    for (let i = 0; i < m; i++) {
-      this.x[this.nodes + i] = corners[2 * i]!;
-      this.y[this.nodes + i] = corners[2 * i + 1]!;
-    }
+    cornersInto(packed, k, m, this.x, this.y, this.nodes);
     this.nodes += m;
     return true;
   }
@@ -111,7 +99,7 @@ export class PieceDetour {
    * (see `ConvexWrap`), left in {@link from} as a search would leave it; {@link NOT_OUTSIDE} otherwise.
    */
   private wrapFirst(packed: PackedOccluders, bound: number): number {
-    const m = packed.pieceAt(this.pieces[0]!).xs.length;
+    const m = packed.vertexCount(this.pieces[0]!);
     if (m < 3) return NOT_OUTSIDE;
     const wrap = this.wrap;
     const length = wrap.around(this.x, this.y, 2, m, this.x[0]!, this.y[0]!, this.x[1]!, this.y[1]!, bound);
@@ -200,40 +188,49 @@ export class PieceDetour {
   }
 }
 
-/** The `m` nodes of an outline (see {@link nodesOf}), x and y interleaved. */
-function cornersOf(xs: readonly number[], ys: readonly number[], m: number): Float64Array {
-  const out = new Float64Array(2 * m);
-  if (xs.length >= 3) {
+/**
+ * Writes piece `k`'s `m` nodes (see {@link nodesOf}) into `x`, `y` from `at`, from the packed outline: made
+ * afresh at each detour from the vertices and edge normals a ray cast reads anyway, where a copy kept per
+ * piece was one more scattered object to fetch.
+ */
+function cornersInto(packed: PackedOccluders, k: number, m: number, x: Float64Array, y: Float64Array, at: number): void {
+  const s = packed.vertexStart(k);
+  const xs = packed.xs;
+  const ys = packed.ys;
+  if (m >= 3) {
     // Each corner out along the bisector of its two edges' outward normals (counter-clockwise outline).
+    const edges = packed.edges;
     for (let i = 0; i < m; i++) {
-      const p = i === 0 ? m - 1 : i - 1;
-      const q = i + 1 === m ? 0 : i + 1;
-      let ex = xs[i]! - xs[p]!;
-      let ey = ys[i]! - ys[p]!;
-      let len = Math.sqrt(ex * ex + ey * ey);
-      let ox = ey / len;
-      let oy = -ex / len;
-      ex = xs[q]! - xs[i]!;
-      ey = ys[q]! - ys[i]!;
-      len = Math.sqrt(ex * ex + ey * ey);
-      ox += ey / len;
-      oy += -ex / len;
-      len = Math.sqrt(ox * ox + oy * oy);
-      out[2 * i] = xs[i]! + (CLEARANCE * ox) / len;
-      out[2 * i + 1] = ys[i]! + (CLEARANCE * oy) / len;
+      const before = 4 * (s + (i === 0 ? m - 1 : i - 1));
+      const after = 4 * (s + i);
+      const ox = edges[before + 2]! + edges[after + 2]!;
+      const oy = edges[before + 3]! + edges[after + 3]!;
+      const len = Math.sqrt(ox * ox + oy * oy);
+      x[at + i] = xs[s + i]! + (CLEARANCE * ox) / len;
+      y[at + i] = ys[s + i]! + (CLEARANCE * oy) / len;
     }
-    return out;
+    return;
   }
   // A segment: two nodes past each end, one each side of its line. Not on the line itself: a wall drawn as
   // segments end to end (a planck chain, a Tiled polyline) would have the node on the next segment, where
   // a ray ending or starting there does not count as crossing it.
-  const ex = xs[1]! - xs[0]!;
-  const ey = ys[1]! - ys[0]!;
+  const x0 = xs[s]!;
+  const y0 = ys[s]!;
+  const x1 = xs[s + 1]!;
+  const y1 = ys[s + 1]!;
+  const ex = x1 - x0;
+  const ey = y1 - y0;
   const len = Math.sqrt(ex * ex + ey * ey);
   const ux = (CLEARANCE * ex) / len;
   const uy = (CLEARANCE * ey) / len;
-  out.set([xs[0]! - ux - uy, ys[0]! - uy + ux, xs[0]! - ux + uy, ys[0]! - uy - ux, xs[1]! + ux + uy, ys[1]! + uy - ux, xs[1]! + ux - uy, ys[1]! + uy + ux]);
-  return out;
+  x[at] = x0 - ux - uy;
+  y[at] = y0 - uy + ux;
+  x[at + 1] = x0 - ux + uy;
+  y[at + 1] = y0 - uy - ux;
+  x[at + 2] = x1 + ux + uy;
+  y[at + 2] = y1 + uy - ux;
+  x[at + 3] = x1 + ux - uy;
+  y[at + 3] = y1 + uy + ux;
 }
 
 /** Nodes a piece of `vertices` vertices brings: its corners (a polygon), four (a segment), none (a circle). */

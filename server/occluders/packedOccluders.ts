@@ -34,8 +34,8 @@ export class PackedOccluders {
   readonly size: number;
   private readonly pieces: readonly OccluderPiece[];
   /** Every piece's vertices, piece k's at `start .. start + count` (its head's {@link START}, {@link COUNT}). */
-  private readonly xs: Float64Array;
-  private readonly ys: Float64Array;
+  readonly xs: Float64Array;
+  readonly ys: Float64Array;
   /**
    * Piece k's head: {@link HEAD} numbers at `HEAD * k`, its box (widened by a circle's largest radius),
    * whether it blocks sight now, whether it is fog, and where its vertices are. What a ray asks of a piece
@@ -46,7 +46,7 @@ export class PackedOccluders {
    * A polygon's vertices, each with the outward unit normal of the edge it starts, as (x, y, nx, ny) at
    * `4 * (start + i)`: what a ray cast into it reads, together (0 for segments and circles).
    */
-  private readonly edges: Float64Array;
+  readonly edges: Float64Array;
   private readonly radius: Float64Array;
   /** Sign of each outline's signed area: +1 for polygons (stored counter-clockwise), 0 for segments and circles. */
   private readonly winding: Int8Array;
@@ -159,6 +159,16 @@ export class PackedOccluders {
   /** The piece at index `k` of this snapshot. */
   pieceAt(k: number): OccluderPiece {
     return this.pieces[k]!;
+  }
+
+  /** Where piece `k`'s vertices start in {@link xs}, {@link ys} and {@link edges} (as vertex numbers). */
+  vertexStart(k: number): number {
+    return this.head[HEAD * k + START]!;
+  }
+
+  /** How many vertices piece `k` has: 1 for a circle, 2 for a segment, 3 or more for a polygon. */
+  vertexCount(k: number): number {
+    return this.head[HEAD * k + COUNT]!;
   }
 
   /** Whether piece `k` blocks sight now. */
