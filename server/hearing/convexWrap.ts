@@ -36,10 +36,10 @@ export class ConvexWrap {
     // the edges seen form one run, from its first corner to its last (the corner past its last edge).
     seenEdges(xs, ys, start, m, ax, ay, this.seenA);
     seenEdges(xs, ys, start, m, bx, by, this.seenB);
-    const fa = runFirst(this.seenA, m);
-    const la = runLast(this.seenA, m);
-    const fb = runFirst(this.seenB, m);
-    const lb = runLast(this.seenB, m);
+    const fa = runEdge(this.seenA, m, 1);
+    const la = runEdge(this.seenA, m, 0);
+    const fb = runEdge(this.seenB, m, 1);
+    const lb = runEdge(this.seenB, m, 0);
     if (fa < 0 || la < 0 || fb < 0 || lb < 0) return NOT_OUTSIDE;
     // Counter-clockwise from (a)'s last corner, or clockwise from its first, until a corner (b) sees.
     const ccw = sideLength(xs, ys, start, m, ax, ay, bx, by, la, 1, fb, lb, bound);
@@ -89,22 +89,14 @@ function seenEdges(xs: Float64Array, ys: Float64Array, start: number, m: number,
   }
 }
 
-/** The corner that starts the one run of seen edges (edge i seen, edge i - 1 not), or -1 if none or several. */
-function runFirst(seen: Uint8Array, m: number): number {
+/**
+ * The corner where the one run of seen edges starts (`here` 1: edge i seen, edge i - 1 not) or ends (`here`
+ * 0: edge i - 1 seen, edge i not), or -1 if there is none or several.
+ */
+function runEdge(seen: Uint8Array, m: number, here: number): number {
   let found = -1;
   for (let i = 0; i < m; i++) {
-    if (seen[i] === 0 || seen[i === 0 ? m - 1 : i - 1] === 1) continue;
-    if (found >= 0) return -1;
-    found = i;
-  }
-  return found;
-}
-
-/** The corner that ends the one run of seen edges (edge i - 1 seen, edge i not), or -1 if none or several. */
-function runLast(seen: Uint8Array, m: number): number {
-  let found = -1;
-  for (let i = 0; i < m; i++) {
-    if (seen[i] === 1 || seen[i === 0 ? m - 1 : i - 1] === 0) continue;
+    if (seen[i] !== here || seen[i === 0 ? m - 1 : i - 1] === here) continue;
     if (found >= 0) return -1;
     found = i;
   }
