@@ -128,16 +128,8 @@ export class PackedOccluders {
       maxX = Math.max(maxX, x1 + r);
       maxY = Math.max(maxY, y1 + r);
     }
-    if (n === 0) {
-      this.cellSize = cellSize;
-      this.originX = 0;
-      this.originY = 0;
-      this.columns = 0;
-      this.rows = 0;
-      this.cellStart = new Int32Array(1);
-      this.items = new Int32Array(0);
-      return;
-    }
+    // No pieces: one empty cell at the origin (every query also returns early on `size === 0`).
+    if (n === 0) minX = minY = maxX = maxY = 0;
     let cs = cellSize;
     while (Math.ceil((maxX - minX) / cs) * Math.ceil((maxY - minY) / cs) > MAX_CELLS) cs *= 2;
     this.cellSize = cs;
