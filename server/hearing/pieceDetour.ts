@@ -159,9 +159,12 @@ export class PieceDetour {
       // Between two corners, cast both ways: a ray that only starts or ends on a piece's outline does not
       // count as crossing it, so a corner that happens to lie on another piece's edge is caught from the
       // far end. The legs from (a) and into (b) are cast from them only: a point inside a piece gets out.
+      // Cast the way the way was found, a leg is clear of the pieces so far: the search cast it so against
+      // them, and the way round one polygon passes its corners outside it. They are passed by. Cast back,
+      // a leg may meet one of them (it started inside it: pieces overlap), so there they are cast too.
       let hit = v === 1
-        ? packed.firstBlocker(x[1]!, y[1]!, x[u]! - x[1]!, y[u]! - y[1]!, 1, true)
-        : packed.firstBlocker(x[u]!, y[u]!, x[v]! - x[u]!, y[v]! - y[u]!, 1, true);
+        ? packed.firstBlockerPassing(this.pieces, this.count, x[1]!, y[1]!, x[u]! - x[1]!, y[u]! - y[1]!)
+        : packed.firstBlockerPassing(this.pieces, this.count, x[u]!, y[u]!, x[v]! - x[u]!, y[v]! - y[u]!);
       if (hit < 0 && v !== 1 && u !== 0) hit = packed.firstBlocker(x[v]!, y[v]!, x[u]! - x[v]!, y[u]! - y[v]!, 1, true);
       if (hit >= 0) return hit;
     }

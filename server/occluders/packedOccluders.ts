@@ -78,10 +78,7 @@ export class PackedOccluders {
     this.winding = new Int8Array(n);
     this.stamp = new Int32Array(n);
     this.gathered = new Int32Array(n);
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
+    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
     let v = 0;
     for (let k = 0; k < n; k++) {
       const p = pieces[k]!;
@@ -94,10 +91,7 @@ export class PackedOccluders {
       this.head[h + FOG] = p.fog ? 1 : 0;
       this.radius[k] = p.radius;
       this.winding[k] = m >= 3 ? 1 : 0;
-      let x0 = Infinity;
-      let y0 = Infinity;
-      let x1 = -Infinity;
-      let y1 = -Infinity;
+      let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
       // A piece's outline never changes: its normals are made once, and every later snapshot (one per
       // piece added: each smoke grenade) copies them as they are.
       if (m >= 3 && p.normals === null) p.normals = outwardNormals(p.xs, p.ys);
@@ -123,10 +117,7 @@ export class PackedOccluders {
       v += m;
       const r = p.maxRadius;
       this.head.set([x0 - r, y0 - r, x1 + r, y1 + r], h);
-      minX = Math.min(minX, x0 - r);
-      minY = Math.min(minY, y0 - r);
-      maxX = Math.max(maxX, x1 + r);
-      maxY = Math.max(maxY, y1 + r);
+      [minX, minY, maxX, maxY] = [Math.min(minX, x0 - r), Math.min(minY, y0 - r), Math.max(maxX, x1 + r), Math.max(maxY, y1 + r)];
     }
     // No pieces: one empty cell at the origin (every query also returns early on `size === 0`).
     if (n === 0) minX = minY = maxX = maxY = 0;
@@ -367,6 +358,19 @@ export class PackedOccluders {
       if (d > most) most = d;
     }
     return most;
+  }
+
+  /**
+   * {@link firstBlocker} of solid pieces, passing by the first `count` of `skip` (cleared already by the
+   * caller): stamped with the walk's stamp ahead of it, they cost the walk nothing more.
+   */
+  firstBlockerPassing(skip: Int32Array, count: number, x1: number, y1: number, dx: number, dy: number): number {
+    const next = this.stampNow === 0x7fffffff ? 1 : this.stampNow + 1;
+    for (let i = 0; i < count; i++) this.stamp[skip[i]!] = next;
+    const found = this.firstBlocker(x1, y1, dx, dy, 1, true);
+    // A walk that returned before taking its stamp leaves none of them for the next one.
+    if (this.stampNow !== next) for (let i = 0; i < count; i++) this.stamp[skip[i]!] = 0;
+    return found;
   }
 
   private nextStamp(): number {

@@ -13,7 +13,7 @@ import type { PackedOccluders } from "../../server/occluders/packedOccluders.js"
  * different arithmetic from the cast could skip a piece the cast says it enters.
  */
 describe("the occluders' ray walk", () => {
-  it("finds a piece exactly when casting at every piece finds one, grazing rays included", () => {
+  it("finds a piece exactly when casting at every piece finds one, grazing rays included, and passes by the pieces it is told to", () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
       const random = seededRandom(seed);
       const occluders = new Occluders({ cellSize: 1 + random() * 3 });
@@ -41,14 +41,19 @@ describe("the occluders' ray walk", () => {
         } else occluders.addCircle(x, y, 0.3 + random());
       }
       const packed = (occluders as unknown as { packed: PackedOccluders }).packed;
-      const castAtEvery = (x: number, y: number, dx: number, dy: number): boolean => {
-        for (let k = 0; k < packed.size; k++) if (packed.cast(k, x, y, dx, dy, 1) !== MISS) return true;
+      // Pieces a caller has cleared the ray of already are passed by, and only those.
+      const skip = Int32Array.from({ length: 3 }, () => Math.floor(random() * packed.size));
+      const castAtEvery = (x: number, y: number, dx: number, dy: number, skipCount: number): boolean => {
+        for (let k = 0; k < packed.size; k++) if (!skip.subarray(0, skipCount).includes(k) && packed.cast(k, x, y, dx, dy, 1) !== MISS) return true;
         return false;
       };
       const check = (x: number, y: number, dx: number, dy: number): void => {
-        const found = packed.firstBlocker(x, y, dx, dy, 1, true);
-        expect(found >= 0, `ray (${x}, ${y}) + t (${dx}, ${dy})`).toBe(castAtEvery(x, y, dx, dy));
-        if (found >= 0) expect(packed.cast(found, x, y, dx, dy, 1)).not.toBe(MISS);
+        for (const skipCount of [0, skip.length]) {
+          const found = skipCount === 0 ? packed.firstBlocker(x, y, dx, dy, 1, true) : packed.firstBlockerPassing(skip, skipCount, x, y, dx, dy);
+          expect(found >= 0, `ray (${x}, ${y}) + t (${dx}, ${dy}), skipping ${skipCount}`).toBe(castAtEvery(x, y, dx, dy, skipCount));
+          if (found >= 0) expect(packed.cast(found, x, y, dx, dy, 1)).not.toBe(MISS);
+          if (found >= 0) expect(skip.subarray(0, skipCount).includes(found)).toBe(false);
+        }
       };
       for (let i = 0; i < 60; i++) check(random() * 34 - 2, random() * 34 - 2, random() * 20 - 10, random() * 20 - 10);
       for (const p of corners) {
@@ -64,5 +69,19 @@ describe("the occluders' ray walk", () => {
         for (const q of corners) if (q !== p) check(p.x, p.y, q.x - p.x, q.y - p.y);
       }
     }), { numRuns: 60 });
+  });
+});
+
+describe("a ray that passes pieces by", () => {
+  it("passes them by for that ray only, even when it ends before walking the grid", () => {
+    const occluders = new Occluders();
+    occluders.addRectangle(4, -1, 1, 2);
+    const packed = (occluders as unknown as { packed: PackedOccluders }).packed;
+    const wall = Int32Array.of(0);
+    expect(packed.firstBlockerPassing(wall, 1, 0, 0, 10, 0)).toBe(-1);
+    expect(packed.firstBlocker(0, 0, 10, 0, 1, true)).toBe(0);
+    // Far outside the grid: the walk ends before it starts; the next ray still meets the wall.
+    expect(packed.firstBlockerPassing(wall, 1, 500, 500, 1, 0)).toBe(-1);
+    expect(packed.firstBlocker(0, 0, 10, 0, 1, true)).toBe(0);
   });
 });
