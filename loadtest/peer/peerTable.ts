@@ -10,6 +10,14 @@ import type { LoadTestSummary } from "../report/summary.js";
 export const PEER_LOAD = Object.freeze(["--map", "compound", "--rooms", "12", "--clients", "300", "--guards", "64", "--duration", "120", "--warmup", "20", "--ramp", "20", "--thin", "--audit", "0"]);
 /** The target: our server's CPU per client at most this many times the plain peer's, in every pair. */
 export const DEFAULT_MAX_RATIO = 1.4;
+/**
+ * Share of a core at which a server counts as saturated: its one thread cannot spend more, so a heavier
+ * server's CPU per client stops growing with its cost and the ratio reads too low.
+ */
+export const SATURATED_CPU_PERCENT = 90;
+/** Our slowest room's patch rate below this share of the peer's: ours did less work, the ratio flatters it. */
+export const MIN_PATCH_RATE_SHARE = 0.9;
+
 /** The share of our clients the audited run audits. */
 export const DEFAULT_AUDITED_RUN = 0.1;
 /** Most pairs one command may run: each pair is two full runs (about 5 minutes at the capacity load). */
@@ -29,7 +37,9 @@ for leaks, pop-ins, misses and sound leaks: not part of the ratio. Each run's su
 --results-dir (default docs/results) as <date>-<commit>-peers-stealth-run1.json, ...-peers-plain-run1.json
 and ...-peers-stealth-audited-run1.json; then one table sets our figures beside the peer's, with ours/plain.
 The result is ok only when every run was, the audited run found nothing, and in every pair our CPU per
-client was at most --max-ratio (default ${DEFAULT_MAX_RATIO}) times the peer's.`;
+client was at most --max-ratio (default ${DEFAULT_MAX_RATIO}) times the peer's, with neither server at
+${SATURATED_CPU_PERCENT}% of a core or more and our slowest room at ${MIN_PATCH_RATE_SHARE * 100}% of the peer's patch rate or more (else the
+ratio does not compare like with like: a saturated server's CPU cannot grow with its cost).`;
 
 export interface PeersOptions {
   pairs: number;
@@ -147,11 +157,29 @@ export function cpuRatios(pairs: readonly PeerPair[]): (number | undefined)[] {
   return pairs.map((p) => ratio(read(p.stealth), read(p.plain)));
 }
 
-/** The ratio target's line: each pair's CPU-per-client ratio and in how many pairs it held. */
+/**
+ * Why a pair's CPU ratio does not compare like with like (a side saturated, or ours sending fewer patches
+ * than the peer), or undefined when it does. A saturated pair never counts as meeting the target.
+ */
+export function pairNotComparable(pair: PeerPair): string | undefined {
+  const why: string[] = [];
+  for (const side of ["stealth", "plain"] as const) {
+    const cpu = num(pair[side]?.server?.cpuPercentOfCore);
+    if (cpu !== undefined && cpu >= SATURATED_CPU_PERCENT) why.push(`${side === "stealth" ? "ours" : "the peer"} at ${cpu.toFixed(1)}% of a core`);
+  }
+  const ours = num(pair.stealth?.server?.patchRatePerRoom.min);
+  const plain = num(pair.plain?.server?.patchRatePerRoom.min);
+  if (ours !== undefined && plain !== undefined && ours < MIN_PATCH_RATE_SHARE * plain) why.push(`ours sent ${ours.toFixed(1)} patches a second in its slowest room, the peer ${plain.toFixed(1)}`);
+  return why.length === 0 ? undefined : why.join(", ");
+}
+
+/** The ratio target's line: each pair's CPU-per-client ratio and in how many pairs it held (a pair not comparable never does). */
 export function formatRatioVerdict(pairs: readonly PeerPair[], maxRatio: number): string {
   const ratios = cpuRatios(pairs);
-  const met = ratios.filter((r) => r !== undefined && r <= maxRatio).length;
-  return `CPU per client, ours / plain, by pair: ${ratios.map((r) => (r === undefined ? "n/a" : r.toFixed(3))).join(", ")} (target at most ${maxRatio}: met in ${met} of ${pairs.length} pairs)`;
+  const comparable = pairs.map((p) => pairNotComparable(p) === undefined);
+  const met = ratios.filter((r, i) => r !== undefined && r <= maxRatio && comparable[i]).length;
+  const shown = ratios.map((r, i) => `${r === undefined ? "n/a" : r.toFixed(3)}${comparable[i] ? "" : " (saturated: not comparable)"}`);
+  return `CPU per client, ours / plain, by pair: ${shown.join(", ")} (target at most ${maxRatio}: met in ${met} of ${pairs.length} pairs)`;
 }
 
 /** The audited run's line: what the audit found, and over how much. */
@@ -171,6 +199,8 @@ export function peersVerdict(pairs: readonly PeerPair[], maxRatio: number, audit
   cpuRatios(pairs).forEach((r, i) => {
     if (r === undefined) problems.push(`pair ${i + 1}: no CPU-per-client ratio`);
     else if (r > maxRatio) problems.push(`pair ${i + 1}: our CPU per client ${r.toFixed(3)} times the peer's, above ${maxRatio}`);
+    const why = pairNotComparable(pairs[i]!);
+    if (why !== undefined) problems.push(`pair ${i + 1}: not comparable (${why})`);
   });
   if (audited !== undefined) {
     const run = audited.run;

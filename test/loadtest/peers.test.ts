@@ -111,6 +111,16 @@ describe("the peers verdict", () => {
     expect(peersVerdict([{ stealth: summary(19.9, 8, 84, 300), plain: undefined }], 1.4)).toEqual(["the plain run of pair 1 did not complete", "pair 1: no CPU-per-client ratio"]);
   });
 
+  it("does not count a pair whose server was saturated, or where ours sent fewer patches, as meeting the ratio", () => {
+    // Both at a full core: our CPU per client cannot rise past the peer's by much, whatever ours costs.
+    const saturated = [{ stealth: summary(3, 8, 100.4, 300), plain: summary(17.5, 5, 95.1, 300) }];
+    expect(formatRatioVerdict(saturated, 1.4)).toBe("CPU per client, ours / plain, by pair: 1.056 (saturated: not comparable) (target at most 1.4: met in 0 of 1 pairs)");
+    expect(peersVerdict(saturated, 1.4)).toEqual(["pair 1: not comparable (ours at 100.4% of a core, the peer at 95.1% of a core, ours sent 3.0 patches a second in its slowest room, the peer 17.5)"]);
+    // Under a core, but ours fell behind on patches: it did less of the work the ratio is about.
+    const behind = [{ stealth: summary(15, 8, 80, 300), plain: summary(19.9, 5, 60, 300) }];
+    expect(peersVerdict(behind, 1.4)).toEqual(["pair 1: not comparable (ours sent 15.0 patches a second in its slowest room, the peer 19.9)"]);
+  });
+
   it("fails on an audited run that leaked, audited nothing or did not finish, and reports what it audited", () => {
     const pairs = [{ stealth: summary(19.9, 8, 60, 300), plain: summary(20, 5, 50, 300) }];
     expect(peersVerdict(pairs, 1.4, { share: 0.1, run: audited(0, 90_000) })).toEqual([]);
