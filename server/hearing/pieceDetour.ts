@@ -156,12 +156,12 @@ export class PieceDetour {
     for (let i = n - 1; i > 0; i--) {
       const u = this.way[i]!;
       const v = this.way[i - 1]!;
-      // Between two corners, cast both ways: a ray that only starts or ends on a piece's outline does not
-      // count as crossing it, so a corner that happens to lie on another piece's edge is caught from the
-      // far end. The legs from (a) and into (b) are cast from them only: a point inside a piece gets out.
-      // Cast the way the way was found, a leg is clear of the pieces so far: the search cast it so against
-      // them, and the way round one polygon passes its corners outside it. They are passed by. Cast back,
-      // a leg may meet one of them (it started inside it: pieces overlap), so there they are cast too.
+      // Cast the way it was found, a leg is clear of the pieces so far (the search cast it so against them;
+      // the way round one polygon passes outside its corners): that cast passes them by. Between two
+      // corners it is cast back too, at every piece: a ray that only starts or ends on a piece's outline,
+      // or starts inside one (pieces overlap), does not count as crossing it, so a corner on or in another
+      // piece is caught from the far end. The legs from (a) and into (b) are cast from them only: a point
+      // inside a piece gets out.
       let hit = v === 1
         ? packed.firstBlockerPassing(this.pieces, this.count, x[1]!, y[1]!, x[u]! - x[1]!, y[u]! - y[1]!)
         : packed.firstBlockerPassing(this.pieces, this.count, x[u]!, y[u]!, x[v]! - x[u]!, y[v]! - y[u]!);
