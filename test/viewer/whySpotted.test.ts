@@ -54,8 +54,21 @@ describe("why was I spotted, on the viewer page", () => {
     page.on("pageerror", (err) => console.error(`page error: ${err.message}`));
     await page.goto(`http://127.0.0.1:${server.port}/?map=arena&spawn=front`);
     await page.waitForFunction(() => window.sightlineViewer?.status === "connected", null, { timeout: 15_000 });
-    expect(await page.locator("#why").isHidden()).toBe(true);
+    // The panel stays hidden until the explanation arrives, watched on every frame in the page itself: on a
+    // slow machine the guard may spot the player before a round trip from the test could look.
+    await page.evaluate(() => {
+      const w = window as unknown as { whyShownEarly: boolean };
+      w.whyShownEarly = false;
+      const watch = () => {
+        if (window.sightlineViewer!.why() !== null) return;
+        if (document.getElementById("why")!.checkVisibility()) w.whyShownEarly = true;
+        requestAnimationFrame(watch);
+      };
+      watch();
+    });
     await page.waitForFunction(() => window.sightlineViewer!.why() !== null, null, { timeout: 15_000 });
+    const shownEarly = await page.evaluate(() => (window as unknown as { whyShownEarly: boolean }).whyShownEarly);
+    expect(shownEarly, "the panel showed before any explanation").toBe(false);
     // Let it replay to the last step.
     await page.waitForFunction(() => {
       const w = window.sightlineViewer!.why()!;
