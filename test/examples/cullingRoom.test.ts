@@ -54,7 +54,9 @@ describe("example: culling in your own Colyseus room", () => {
     // Both walk towards the doorway (y = 18..22): red to (10, 20), blue to (30, 20).
     red.send("move", { x: 0.4472, y: 0.8944 });
     blue.send("move", { x: -0.4472, y: 0.8944 });
-    for (let i = 0; i < 80 && !redTanks.has(blue.sessionId); i++) await room.waitForNextPatch(5);
+    // Each client decodes its own frame of a patch in its own time: wait for both.
+    const inLine = () => redTanks.has(blue.sessionId) && (blue.state as any).tanks.has(red.sessionId);
+    for (let i = 0; i < 80 && !inLine(); i++) await room.waitForNextPatch(5);
     expect(redTanks.has(blue.sessionId)).toBe(true);
     expect((blue.state as any).tanks.has(red.sessionId)).toBe(true);
     expect(redTanks.get(blue.sessionId).ammo).toBeUndefined(); // another tank's owner-only field
