@@ -4,6 +4,8 @@ import { decodeExplanation } from "../explanationWire.js";
 
 /** Steps of the own character's path kept, for replays (10 s at 20 Hz). */
 const PATH_TICKS = 200;
+/** How far back (ticks) a step without a path record of its own looks for the latest one. */
+const PATH_GAP_TICKS = 10;
 /** Milliseconds a replayed step is shown (the server's step), and the pause at the end before it loops. */
 const STEP_MS = 50;
 const HOLD_MS = 1200;
@@ -39,7 +41,11 @@ export class SpottedReplay {
   /** The own character was at (x, y), meters, at server tick `tick`. */
   track(tick: number, x: number, y: number): void {
     this.path.set(tick, { x, y });
-    this.path.delete(tick - PATH_TICKS);
+    // Records arrive in tick order but not one per tick, so prune by age from the oldest end.
+    for (const old of this.path.keys()) {
+      if (old > tick - PATH_TICKS) break;
+      this.path.delete(old);
+    }
   }
 
   /**
@@ -53,6 +59,19 @@ export class SpottedReplay {
     this.section.hidden = false;
     this.text.textContent = describe(decoded.observer, decoded.sense, decoded.steps);
     return true;
+  }
+
+  /**
+   * Where the own character was at `tick`: the page records it once per patch it decodes, and a patch can
+   * carry more than one server tick when the server is busy, so a step without a record of its own takes
+   * the latest one before it (up to half a second back).
+   */
+  private at(tick: number): { x: number; y: number } | undefined {
+    for (let t = tick; t > tick - PATH_GAP_TICKS; t--) {
+      const at = this.path.get(t);
+      if (at !== undefined) return at;
+    }
+    return undefined;
   }
 
   reading(): ReplayReading | null {
@@ -76,7 +95,7 @@ export class SpottedReplay {
     // The frame: every point the replay draws, with a margin.
     const points: { x: number; y: number }[] = [];
     for (const s of steps) {
-      const at = this.path.get(s.tick);
+      const at = this.at(s.tick);
       if (at !== undefined) points.push(at);
       if (s.poses !== undefined) points.push(s.poses.present, s.poses.rewound);
     }
@@ -90,14 +109,14 @@ export class SpottedReplay {
     const px = (x: number) => (x - x0) * scale;
     const py = (y: number) => (y - y0) * scale;
     const step = steps[i]!;
-    const me = this.path.get(step.tick);
+    const me = this.at(step.tick);
     // The path so far.
     ctx.strokeStyle = REPLAY_COLOURS.path;
     ctx.lineWidth = 2;
     ctx.beginPath();
     let first = true;
     for (let k = 0; k <= i; k++) {
-      const at = this.path.get(steps[k]!.tick);
+      const at = this.at(steps[k]!.tick);
       if (at === undefined) continue;
       if (first) ctx.moveTo(px(at.x), py(at.y));
       else ctx.lineTo(px(at.x), py(at.y));
