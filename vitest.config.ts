@@ -25,6 +25,7 @@ const INTEGRATION = [
   "test/rooms/doorsOnTheWire.test.ts",
   "test/rooms/fairnessOnTheWire.test.ts",
   "test/rooms/frontDoor.test.ts",
+  "test/rooms/poseHistory.test.ts",
   "test/rooms/hostile.test.ts",
   "test/rooms/hostileClients.test.ts",
   "test/rooms/roomCreation.test.ts",

@@ -28,10 +28,16 @@ interface RenderStamps {
  * `defineInput`; a client's `room.input({ renderDelay })` says its interpolation delay). Times are the
  * room clock's elapsed milliseconds, as Colyseus stamps them. Made by `SightlinePlugin.shownPoses`.
  *
+ * The room records where its observers are each step; Colyseus's `Rewind` takes its snapshot of them at
+ * each patch (`broadcastPatch`), stamped with the very time that patch's frames carry to the SDK. So the
+ * history holds exactly the poses each patch delivered, at the times the clients' render times are
+ * measured on, one sample a patch: a snapshot taken at the step instead would carry the room clock as it
+ * was last ticked (up to a patch interval early, in a room that runs its own loop), and a second one at
+ * the patch would halve the window the history's rings reach back.
+ *
  * ```ts
  * // each step, after moving the observers:
  * for (const g of guards) plugin.shownPoses.record(g.id, g.x, g.y, g.facing);
- * plugin.shownPoses.commit(stepMs);
  * ```
  */
 export class RewoundPoses implements ShownPoses {
@@ -53,8 +59,8 @@ export class RewoundPoses implements ShownPoses {
   }
 
   /**
-   * Where observer `id` is now (meters, radians), for the next {@link commit}: call it for every observer
-   * each step, after moving them.
+   * Where observer `id` is now (meters, radians), for the next patch's snapshot: call it for every
+   * observer each step, after moving them.
    */
   record(id: string, x: number, y: number, facing: number): void {
     nonEmptyString("RewoundPoses.record id", id);
@@ -75,11 +81,6 @@ export class RewoundPoses implements ShownPoses {
     values[X] = x;
     values[Y] = y;
     values[TURN] = values[TURN]! + wrapAngle(facing - values[TURN]!);
-  }
-
-  /** Stamps this step's poses with the room clock (once a step, after every {@link record}). */
-  commit(stepMs: number): void {
-    this.rewind.record(this.room.clock.elapsedTime, stepMs);
   }
 
   /** Forgets observer `id` (removed from the game). */

@@ -80,7 +80,7 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
     const map = keepsDoors(options.doors) ? chosen : { ...chosen, doors: [] };
     this.maxClients = s.maxClients;
     this.maxMessagesPerSecond = s.maxMessagesPerSecond;
-    const fairness = keepsFairness(options.fairness) ? fairnessOf(this.plugins.sightline.shownPoses, 1000 / s.tickRate) : undefined;
+    const fairness = keepsFairness(options.fairness) ? fairnessOf(this.plugins.sightline.shownPoses) : undefined;
     this.sim = new StealthSimulation(map, { ...s.simulation, tickRate: s.tickRate, extraGuards: extraGuardsFor(options.guards, map.guards.length, s.maxGuards), hearing: keepsHearing(options.hearing), fairness });
     this.spectators = new Spectators(s.spectatorToken);
     this.explored = new ExploredTiles(map, this.sim.occluders);
@@ -260,9 +260,9 @@ export class StealthRoom extends Room<{ state: StealthState; input: MoveInput }>
   }
 }
 
-/** The simulation's fairness hookup over the plugin's Colyseus `Rewind` history: recorded once per step of the room's own loop. */
-function fairnessOf(poses: RewoundPoses, stepMs: number): SimFairness {
-  return { poses, record: (id, x, y, facing) => poses.record(id, x, y, facing), commit: () => poses.commit(stepMs) };
+/** The simulation's fairness hookup over the plugin's Colyseus `Rewind` history: poses kept each step, snapshot at each patch. */
+function fairnessOf(poses: RewoundPoses): SimFairness {
+  return { poses, record: (id, x, y, facing) => poses.record(id, x, y, facing) };
 }
 
 /** A `StealthRoom` class with some settings changed, for `defineRoom` (e.g. from environment variables). */

@@ -46,7 +46,7 @@ export interface SimulationOptions {
   /**
    * The fairness mode (`SeenOnScreen`): guards' and cameras' sightings count toward a meter below full only
    * if they also hold from where the player's own screen showed the observer. `record` takes each
-   * observer's pose every step, before the awareness step; `commit` ends the step's records. Default off.
+   * observer's pose every step, before the awareness step. Default off.
    */
   fairness?: SimFairness;
 }
@@ -55,7 +55,6 @@ export interface SimulationOptions {
 export interface SimFairness {
   poses: ShownPoses;
   record(id: string, x: number, y: number, facing: number): void;
-  commit(): void;
   /** As `SeenOnScreenOptions.maxRewindMs` (default 350). */
   maxRewindMs?: number;
 }
@@ -374,7 +373,6 @@ export class StealthSimulation {
       fair.record(g.id, at.x, at.y, g.brain.facing);
     }
     for (const c of this.cameras) fair.record(c.id, c.placement.x, c.placement.y, c.facing);
-    fair.commit();
   }
 
   /** The awareness state of a guard or camera ("idle" for unknown ids). */

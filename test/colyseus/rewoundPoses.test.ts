@@ -3,12 +3,16 @@ import { describe, expect, it } from "vitest";
 import type { Pose } from "sightline";
 import { RewoundPoses } from "../../server/colyseus/rewoundPoses.js";
 
-/** What `RewoundPoses` uses of a room: its rewind, its clock, and its input stream's render times. */
+/**
+ * What `RewoundPoses` uses of a room: its rewind, its clock, and its input stream's render times; and
+ * `patch(ms)`, Colyseus's snapshot at a patch (`broadcastPatch` records the rewind at the clock's time).
+ */
 function fakeRoom(renderTimes: Map<string, number>) {
   const room = {
     clock: { elapsedTime: 0 },
     allowRewindState: (options: { maxRewindMs: number }) => Rewind.get(room, options),
     inputs: { get: (sid: string) => ({ renderTime: renderTimes.get(sid) ?? 0 }) },
+    patch: (patchMs: number) => Rewind.get(room).record(room.clock.elapsedTime, patchMs),
   };
   return room;
 }
@@ -22,7 +26,7 @@ describe("poses rewound through Colyseus's Rewind", () => {
     for (let k = 0; k <= 6; k++) {
       room.clock.elapsedTime = k * step;
       poses.record("cam", k, 2 * k, ((150 + 10 * k) * Math.PI) / 180 - (150 + 10 * k > 180 ? 2 * Math.PI : 0));
-      poses.commit(step);
+      room.patch(step);
     }
     const out: Pose = { x: 0, y: 0, facing: 0 };
     expect(poses.poseAt("cam", 3.5 * step, out)).toBe(true);
@@ -42,7 +46,7 @@ describe("poses rewound through Colyseus's Rewind", () => {
       for (let g = 0; g < 20; g++) if (!(g === 7 && k > 4)) poses.record(`guard${g}`, g + k, -g, 0.1 * g);
       if (k === 4) poses.forget("guard7");
       if (k >= 6) poses.record("late", 100 + k, 0, 0);
-      poses.commit(step);
+      room.patch(step);
     }
     const out: Pose = { x: 0, y: 0, facing: 0 };
     for (const g of [0, 3, 19]) {
