@@ -1,15 +1,16 @@
 /**
- * `npm run loadtest:peers -- [--pairs <n>] [--results-dir <dir>] [load-test flags]`: our server and the
- * plain peer (`loadtest/peer/`), interleaved (stealth, plain, stealth, plain, ...) at the same load, each
- * run the load-test CLI's own `--local` run; then one table of our figures beside the peer's. Interleaved
- * because this VM's pace drifts over minutes: back-to-back blocks of one side would measure the drift.
+ * `npm run loadtest:peers -- [--against plain|hearing-off] [--pairs <n>] [--results-dir <dir>] [load-test
+ * flags]`: our server and the plain peer (`loadtest/peer/`), or ours with hearing on and off,
+ * interleaved (ours, the other, ours, the other, ...) at the same load, each run the load-test CLI's own
+ * `--local` run; then one table of our figures beside the other's. Interleaved because this VM's pace
+ * drifts over minutes: back-to-back blocks of one side would measure the drift.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "./options.js";
-import { auditedRunArgs, formatAuditedRun, formatPeers, formatRatioVerdict, parsePeersArgs, peersVerdict, PEERS_USAGE, runArgs, type PeerPair, type PeersOptions } from "./peer/peerTable.js";
+import { auditedRunArgs, baselineName, formatAuditedRun, formatPeers, formatRatioVerdict, parsePeersArgs, peersVerdict, PEERS_USAGE, runArgs, type PeerPair, type PeersOptions } from "./peer/peerTable.js";
 import type { LoadTestSummary } from "./report/summary.js";
 
 /** Seconds a run may take beyond its ramp and duration (server start, joins, leaves) before it is stopped. */
@@ -50,7 +51,8 @@ async function main(argv: readonly string[]): Promise<number> {
       pairs.push(pair);
       for (const side of ["stealth", "plain"] as const) {
         if (interrupted) break;
-        process.stderr.write(`\n=== pair ${i} of ${options.pairs}: ${side === "stealth" ? "ours (stealth)" : "the plain peer"} ===\n`);
+        const who = options.against === "plain" ? (side === "stealth" ? "ours (stealth)" : "the plain peer") : side === "stealth" ? "ours, hearing on" : "ours, hearing off";
+        process.stderr.write(`\n=== pair ${i} of ${options.pairs}: ${who} ===\n`);
         pair[side] = await runSide(runArgs(options, side, join(dir, `pair${i}-${side}.json`)), side);
       }
     }
@@ -63,11 +65,16 @@ async function main(argv: readonly string[]): Promise<number> {
     await rm(dir, { recursive: true, force: true });
   }
 
-  process.stdout.write(`\nours (stealth) against the plain peer, interleaved, ${pairs.length} pair(s), each run: npm run loadtest:local -- ${options.load.join(" ")} (the peer with --audit 0: it has nothing to audit)\n`);
-  process.stdout.write(`(medians over the pairs; ours/plain: the median of the pairs' ratios; n/a: a figure the run does not have)\n\n`);
-  process.stdout.write(`${formatPeers(pairs)}\n\n${formatRatioVerdict(pairs, options.maxRatio)}\n`);
+  const other = baselineName(options.against);
+  if (options.against === "plain") {
+    process.stdout.write(`\nours (stealth) against the plain peer, interleaved, ${pairs.length} pair(s), each run: npm run loadtest:local -- ${options.load.join(" ")} (the peer with --audit 0: it has nothing to audit)\n`);
+  } else {
+    process.stdout.write(`\nours with hearing on against ours with hearing off, interleaved, ${pairs.length} pair(s), each run: npm run loadtest:local -- ${options.load.join(" ")} --level-play on --hearing on|off\n`);
+  }
+  process.stdout.write(`(medians over the pairs; ours/${other}: the median of the pairs' ratios; n/a: a figure the run does not have)\n\n`);
+  process.stdout.write(`${formatPeers(pairs, options.against)}\n\n${formatRatioVerdict(pairs, options.maxRatio, options.against)}\n`);
   if (audited !== undefined) process.stdout.write(`${formatAuditedRun(audited.run, audited.share)}\n`);
-  const problems = peersVerdict(pairs, options.maxRatio, audited);
+  const problems = peersVerdict(pairs, options.maxRatio, audited, options.against);
   if (interrupted) problems.unshift("interrupted before the end");
   process.stdout.write(`\nresult: ${problems.length === 0 ? "ok" : `FAILED: ${problems.join("; ")}`}\n`);
   if (interrupted) return 130;

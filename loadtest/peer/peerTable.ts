@@ -10,6 +10,22 @@ import type { LoadTestSummary } from "../report/summary.js";
 export const PEER_LOAD = Object.freeze(["--map", "compound", "--rooms", "12", "--clients", "300", "--guards", "64", "--duration", "120", "--warmup", "20", "--ramp", "20", "--thin", "--audit", "0"]);
 /** The target: our server's CPU per client at most this many times the plain peer's, in every pair. */
 export const DEFAULT_MAX_RATIO = 1.4;
+/** The target against ours without hearing (`--against hearing-off`): hearing adds at most a tenth. */
+export const DEFAULT_HEARING_MAX_RATIO = 1.1;
+
+/**
+ * What ours is set against: `plain`, the plain peer (a plain Colyseus room of the same shape, no vision or
+ * culling; ours then runs without doors and smoke, like for like); `hearing-off`, ours with rooms made
+ * deaf (`--hearing off`), ours with hearing on, both in the capacity shape with doors and smoke: what
+ * hearing costs a whole process.
+ */
+export type PeerBaseline = "plain" | "hearing-off";
+const BASELINES: readonly PeerBaseline[] = ["plain", "hearing-off"];
+
+/** How the table and the verdict name the baseline's side. */
+export function baselineName(against: PeerBaseline): string {
+  return against === "plain" ? "plain" : "hearing off";
+}
 /**
  * Share of a core at which a server counts as saturated: its one thread cannot spend more, so a heavier
  * server's CPU per client stops growing with its cost and the ratio reads too low.
@@ -25,7 +41,7 @@ export const MAX_PAIRS = 5;
 /** Flags the peers command sets for each run itself. */
 const OWN_FLAGS = ["--server", "--runs", "--label", "--output", "--endpoint"];
 
-export const PEERS_USAGE = `usage: npm run loadtest:peers -- [--pairs <n>] [--max-ratio <x>] [--audited-run <fraction>] [--results-dir <dir>] [load-test flags]
+export const PEERS_USAGE = `usage: npm run loadtest:peers -- [--against plain|hearing-off] [--pairs <n>] [--max-ratio <x>] [--audited-run <fraction>] [--results-dir <dir>] [load-test flags]
 
 Runs our server and the plain peer (a plain Colyseus room of the same shape, no vision or culling) in turn,
 stealth then plain, for --pairs pairs (1..${MAX_PAIRS}, default 2), at the same load: by default
@@ -39,9 +55,17 @@ and ...-peers-stealth-audited-run1.json; then one table sets our figures beside 
 The result is ok only when every run was, the audited run found nothing, and in every pair our CPU per
 client was at most --max-ratio (default ${DEFAULT_MAX_RATIO}) times the peer's, with neither server at
 ${SATURATED_CPU_PERCENT}% of a core or more and our slowest room at ${MIN_PATCH_RATE_SHARE * 100}% of the peer's patch rate or more (else the
-ratio does not compare like with like: a saturated server's CPU cannot grow with its cost).`;
+ratio does not compare like with like: a saturated server's CPU cannot grow with its cost).
+
+--against hearing-off sets ours against ours with rooms made deaf instead (--hearing off: no noise, deaf
+guards, no distractions thrown), both sides with doors and smoke (--level-play on) and the audit off, and
+holds the ratio to --max-ratio (default ${DEFAULT_HEARING_MAX_RATIO}): what hearing costs a whole process. --hearing is
+then set by the command; the runs are labelled peers-hearing-on, peers-hearing-off and
+peers-hearing-on-audited.`;
 
 export interface PeersOptions {
+  /** What ours is set against (default `plain`). */
+  against: PeerBaseline;
   pairs: number;
   /** The CPU-per-client ratio (ours / plain) every pair must stay at or under. */
   maxRatio: number;
@@ -55,8 +79,9 @@ export interface PeersOptions {
 /** Reads the peers command line; throws a {@link UsageError} naming the flag, as the load test's own parser does. */
 export function parsePeersArgs(args: readonly string[]): PeersOptions | "help" {
   const load = [...PEER_LOAD];
+  let against: PeerBaseline = "plain";
   let pairs = 2;
-  let maxRatio = DEFAULT_MAX_RATIO;
+  let maxRatio: number | undefined;
   let auditedRun = DEFAULT_AUDITED_RUN;
   let resultsDir = "docs/results";
   for (let i = 0; i < args.length; i++) {
@@ -67,7 +92,11 @@ export function parsePeersArgs(args: readonly string[]): PeersOptions | "help" {
       return v;
     };
     if (arg === "-h" || arg === "--help") return "help";
-    else if (arg === "--pairs") {
+    else if (arg === "--against") {
+      const v = value();
+      if (!(BASELINES as readonly string[]).includes(v)) throw new UsageError(`--against must be ${BASELINES.join(" or ")} (got ${JSON.stringify(v)})`);
+      against = v as PeerBaseline;
+    } else if (arg === "--pairs") {
       const v = value();
       pairs = Number(v);
       if (!(Number.isInteger(pairs) && pairs >= 1 && pairs <= MAX_PAIRS)) throw new UsageError(`--pairs must be a whole number from 1 to ${MAX_PAIRS} (got ${JSON.stringify(v)})`);
@@ -83,22 +112,37 @@ export function parsePeersArgs(args: readonly string[]): PeersOptions | "help" {
     else if (OWN_FLAGS.includes(arg.split("=")[0]!)) throw new UsageError(`${arg.split("=")[0]} is set by the peers command for each run`);
     else load.push(arg);
   }
+  if (against === "hearing-off") {
+    const own = load.slice(PEER_LOAD.length).find((a) => a.split("=")[0] === "--hearing");
+    if (own !== undefined) throw new UsageError("--hearing is set by the peers command for each run with --against hearing-off");
+  }
   // Both sides' command lines must parse before anything starts.
-  const options = { pairs, maxRatio, auditedRun, resultsDir, load };
+  const options: PeersOptions = { against, pairs, maxRatio: maxRatio ?? (against === "plain" ? DEFAULT_MAX_RATIO : DEFAULT_HEARING_MAX_RATIO), auditedRun, resultsDir, load };
   for (const side of ["stealth", "plain"] as const) parseLoadTestArgs(runArgs(options, side, "x.json"));
   if (auditedRun > 0) parseLoadTestArgs(auditedRunArgs(options, "x.json"));
   return options;
 }
 
-/** The load-test CLI arguments of one side's run. The peer has no audit: `--audit 0` says so in its JSON. */
+/**
+ * The load-test CLI arguments of one side's run (`stealth`: ours; `plain`: the baseline). The plain peer
+ * has no audit: `--audit 0` says so in its JSON.
+ */
 export function runArgs(o: PeersOptions, side: "stealth" | "plain", output: string): string[] {
+  const tail = ["--results-dir", o.resultsDir, "--output", output];
+  if (o.against === "hearing-off") {
+    // The capacity shape, doors and smoke included: hearing's distractions are part of what it costs.
+    const hearing = side === "stealth" ? "on" : "off";
+    return ["--local", ...o.load, "--level-play", "on", "--hearing", hearing, "--server", "stealth", "--label", `peers-hearing-${hearing}`, ...tail];
+  }
   // Like for like: the plain peer has no doors or smoke, so ours runs its level without them too.
-  return ["--local", ...o.load, ...(side === "plain" ? ["--audit", "0"] : ["--level-play", "off"]), "--server", side, "--results-dir", o.resultsDir, "--label", `peers-${side}`, "--output", output];
+  return ["--local", ...o.load, ...(side === "plain" ? ["--audit", "0"] : ["--level-play", "off"]), "--server", side, "--label", `peers-${side}`, ...tail];
 }
 
-/** The audited run's arguments: ours at the same load, the audit on `auditedRun` of its clients. */
+/** The audited run's arguments: ours at the same load as its ratio runs, the audit on `auditedRun` of its clients. */
 export function auditedRunArgs(o: PeersOptions, output: string): string[] {
-  return ["--local", ...o.load, "--level-play", "off", "--audit", String(o.auditedRun), "--server", "stealth", "--results-dir", o.resultsDir, "--label", "peers-stealth-audited", "--output", output];
+  const shape = o.against === "hearing-off" ? ["--level-play", "on", "--hearing", "on"] : ["--level-play", "off"];
+  const label = o.against === "hearing-off" ? "peers-hearing-on-audited" : "peers-stealth-audited";
+  return ["--local", ...o.load, ...shape, "--audit", String(o.auditedRun), "--server", "stealth", "--results-dir", o.resultsDir, "--label", label, "--output", output];
 }
 
 /** One pair's summaries (undefined: that run did not complete). */
@@ -137,8 +181,9 @@ const mid = (values: (number | undefined)[]): number | undefined => {
  * The side-by-side table: per figure, the median over pairs of ours, of the plain peer's and of the pairs'
  * ours/plain ratios, then each pair's `ours / plain = ratio`. A figure a run lacks is n/a, never 0.
  */
-export function formatPeers(pairs: readonly PeerPair[]): string {
-  const header = ["figure", "ours", "plain", "ours/plain", ...pairs.map((_, i) => `pair ${i + 1}: ours / plain = ratio`)];
+export function formatPeers(pairs: readonly PeerPair[], against: PeerBaseline = "plain"): string {
+  const other = baselineName(against);
+  const header = ["figure", "ours", other, `ours/${other}`, ...pairs.map((_, i) => `pair ${i + 1}: ours / ${other} = ratio`)];
   const rows = FIGURES.map((f) => {
     const ours = pairs.map((p) => (p.stealth === undefined ? undefined : num(f.read(p.stealth))));
     const plain = pairs.map((p) => (p.plain === undefined ? undefined : num(f.read(p.plain))));
@@ -161,25 +206,26 @@ export function cpuRatios(pairs: readonly PeerPair[]): (number | undefined)[] {
  * Why a pair's CPU ratio does not compare like with like (a side saturated, or ours sending fewer patches
  * than the peer), or undefined when it does. A saturated pair never counts as meeting the target.
  */
-export function pairNotComparable(pair: PeerPair): string | undefined {
+export function pairNotComparable(pair: PeerPair, against: PeerBaseline = "plain"): string | undefined {
   const why: string[] = [];
+  const other = against === "plain" ? "the peer" : "ours with hearing off";
   for (const side of ["stealth", "plain"] as const) {
     const cpu = num(pair[side]?.server?.cpuPercentOfCore);
-    if (cpu !== undefined && cpu >= SATURATED_CPU_PERCENT) why.push(`${side === "stealth" ? "ours" : "the peer"} at ${cpu.toFixed(1)}% of a core`);
+    if (cpu !== undefined && cpu >= SATURATED_CPU_PERCENT) why.push(`${side === "stealth" ? "ours" : other} at ${cpu.toFixed(1)}% of a core`);
   }
   const ours = num(pair.stealth?.server?.patchRatePerRoom.min);
   const plain = num(pair.plain?.server?.patchRatePerRoom.min);
-  if (ours !== undefined && plain !== undefined && ours < MIN_PATCH_RATE_SHARE * plain) why.push(`ours sent ${ours.toFixed(1)} patches a second in its slowest room, the peer ${plain.toFixed(1)}`);
+  if (ours !== undefined && plain !== undefined && ours < MIN_PATCH_RATE_SHARE * plain) why.push(`ours sent ${ours.toFixed(1)} patches a second in its slowest room, ${other} ${plain.toFixed(1)}`);
   return why.length === 0 ? undefined : why.join(", ");
 }
 
 /** The ratio target's line: each pair's CPU-per-client ratio and in how many pairs it held (a pair not comparable never does). */
-export function formatRatioVerdict(pairs: readonly PeerPair[], maxRatio: number): string {
+export function formatRatioVerdict(pairs: readonly PeerPair[], maxRatio: number, against: PeerBaseline = "plain"): string {
   const ratios = cpuRatios(pairs);
-  const comparable = pairs.map((p) => pairNotComparable(p) === undefined);
+  const comparable = pairs.map((p) => pairNotComparable(p, against) === undefined);
   const met = ratios.filter((r, i) => r !== undefined && r <= maxRatio && comparable[i]).length;
   const shown = ratios.map((r, i) => `${r === undefined ? "n/a" : r.toFixed(3)}${comparable[i] ? "" : " (saturated: not comparable)"}`);
-  return `CPU per client, ours / plain, by pair: ${shown.join(", ")} (target at most ${maxRatio}: met in ${met} of ${pairs.length} pairs)`;
+  return `CPU per client, ours / ${baselineName(against)}, by pair: ${shown.join(", ")} (target at most ${maxRatio}: met in ${met} of ${pairs.length} pairs)`;
 }
 
 /** The audited run's line: what the audit found, and over how much. */
@@ -194,12 +240,13 @@ export function formatAuditedRun(run: LoadTestSummary | undefined, share: number
  * whose CPU-per-client ratio is over `maxRatio` (or unknown), and an audited run that did not come back
  * clean or audited nothing. Empty when all held.
  */
-export function peersVerdict(pairs: readonly PeerPair[], maxRatio: number, audited?: { share: number; run: LoadTestSummary | undefined }): string[] {
-  const problems = peerProblems(pairs);
+export function peersVerdict(pairs: readonly PeerPair[], maxRatio: number, audited?: { share: number; run: LoadTestSummary | undefined }, against: PeerBaseline = "plain"): string[] {
+  const problems = peerProblems(pairs, against);
+  const other = against === "plain" ? "the peer's" : "that of ours with hearing off";
   cpuRatios(pairs).forEach((r, i) => {
     if (r === undefined) problems.push(`pair ${i + 1}: no CPU-per-client ratio`);
-    else if (r > maxRatio) problems.push(`pair ${i + 1}: our CPU per client ${r.toFixed(3)} times the peer's, above ${maxRatio}`);
-    const why = pairNotComparable(pairs[i]!);
+    else if (r > maxRatio) problems.push(`pair ${i + 1}: our CPU per client ${r.toFixed(3)} times ${other}, above ${maxRatio}`);
+    const why = pairNotComparable(pairs[i]!, against);
     if (why !== undefined) problems.push(`pair ${i + 1}: not comparable (${why})`);
   });
   if (audited !== undefined) {
@@ -212,13 +259,14 @@ export function peersVerdict(pairs: readonly PeerPair[], maxRatio: number, audit
 }
 
 /** Each run that did not complete or was not ok, as a sentence; empty when every run was clean. */
-export function peerProblems(pairs: readonly PeerPair[]): string[] {
+export function peerProblems(pairs: readonly PeerPair[], against: PeerBaseline = "plain"): string[] {
   const problems: string[] = [];
+  const name = { stealth: against === "plain" ? "stealth" : "hearing-on", plain: against === "plain" ? "plain" : "hearing-off" };
   pairs.forEach((p, i) => {
     for (const side of ["stealth", "plain"] as const) {
       const s = p[side];
-      if (s === undefined) problems.push(`the ${side} run of pair ${i + 1} did not complete`);
-      else if (!s.ok) problems.push(`the ${side} run of pair ${i + 1}: ${s.problems.join("; ")}`);
+      if (s === undefined) problems.push(`the ${name[side]} run of pair ${i + 1} did not complete`);
+      else if (!s.ok) problems.push(`the ${name[side]} run of pair ${i + 1}: ${s.problems.join("; ")}`);
     }
   });
   return problems;

@@ -54,6 +54,21 @@ describe("npm run loadtest:peers flags", () => {
     expect(refusal("--audited-run", "2")).toMatch(/--audited-run must be the share of clients to audit, 0..1/);
   });
 
+  it("--against hearing-off sets ours with hearing on against ours made deaf, both with doors and smoke, held to a tenth", () => {
+    const o = parsePeersArgs(["--against", "hearing-off", "--pairs", "3"]) as PeersOptions;
+    expect(o).toMatchObject({ against: "hearing-off", pairs: 3, maxRatio: 1.1 });
+    const on = parseLoadTestArgs(runArgs(o, "stealth", "a.json")) as LoadTestOptions;
+    const off = parseLoadTestArgs(runArgs(o, "plain", "b.json")) as LoadTestOptions;
+    for (const side of [on, off]) expect(side).toMatchObject({ local: true, server: "stealth", levelPlay: "on", audit: 0, clients: 300, rooms: 12, fairness: "on" });
+    expect(on).toMatchObject({ hearing: "on", label: "peers-hearing-on" });
+    expect(off).toMatchObject({ hearing: "off", label: "peers-hearing-off" });
+    const audited = parseLoadTestArgs(auditedRunArgs(o, "c.json")) as LoadTestOptions;
+    expect(audited).toMatchObject({ server: "stealth", hearing: "on", levelPlay: "on", audit: 0.1, label: "peers-hearing-on-audited" });
+    expect((parsePeersArgs(["--against", "hearing-off", "--max-ratio", "1.05"]) as PeersOptions).maxRatio).toBe(1.05);
+    expect(refusal("--against", "hearing-off", "--hearing", "off")).toMatch(/--hearing is set by the peers command/);
+    expect(refusal("--against", "loud")).toMatch(/--against must be plain or hearing-off/);
+  });
+
   it("refuses the flags it sets for each run, and bad load flags before anything starts", () => {
     for (const flag of ["--server", "--runs", "--label", "--output", "--endpoint"]) expect(refusal(flag, "x")).toMatch(new RegExp(`${flag} is set by the peers command`));
     expect(refusal("--clients", "lots")).toMatch(/--clients must be a number/);
@@ -109,6 +124,17 @@ describe("the peers verdict", () => {
     expect(peersVerdict(pairs, 1.4)).toEqual(["pair 2: our CPU per client 1.500 times the peer's, above 1.4"]);
     expect(peersVerdict(pairs, 1.5)).toEqual([]);
     expect(peersVerdict([{ stealth: summary(19.9, 8, 84, 300), plain: undefined }], 1.4)).toEqual(["the plain run of pair 1 did not complete", "pair 1: no CPU-per-client ratio"]);
+  });
+
+  it("against ours with hearing off, names that side in the table, the verdict and the saturation it finds", () => {
+    const pairs = [{ stealth: summary(19.9, 8, 84, 300), plain: summary(19.9, 7, 80, 300) }, { stealth: summary(19.9, 8, 95, 300), plain: summary(19.9, 7, 80, 300) }];
+    expect(formatPeers(pairs, "hearing-off").split("\n")[0]).toMatch(/^figure\s+ours\s+hearing off\s+ours\/hearing off\s+pair 1: ours \/ hearing off = ratio/);
+    expect(formatRatioVerdict(pairs, 1.1, "hearing-off")).toBe("CPU per client, ours / hearing off, by pair: 1.050, 1.188 (saturated: not comparable) (target at most 1.1: met in 1 of 2 pairs)");
+    expect(peersVerdict(pairs, 1.1, undefined, "hearing-off")).toEqual([
+      "pair 2: our CPU per client 1.188 times that of ours with hearing off, above 1.1",
+      "pair 2: not comparable (ours at 95.0% of a core)",
+    ]);
+    expect(peerProblems([{ stealth: undefined, plain: summary(19.9, 7, 80, 300, false) }], "hearing-off")).toEqual(["the hearing-on run of pair 1 did not complete", "the hearing-off run of pair 1: 2 error(s)"]);
   });
 
   it("does not count a pair whose server was saturated, or where ours sent fewer patches, as meeting the ratio", () => {

@@ -44,4 +44,30 @@ describe("npm run loadtest:peers", () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it("with --against hearing-off, runs ours with hearing on and then made deaf, doors and smoke on both, and names the deaf side in the verdict", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sightline-peers-test-"));
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", "loadtest/peers.ts", "--against", "hearing-off", "--pairs", "1", "--clients", "4", "--rooms", "2", "--duration", "3", "--warmup", "0.5", "--ramp", "0.5", "--decode-sample", "0.5", "--results-dir", dir, "--audited-run", "0", "--max-ratio", "1000"], { stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      child.stderr.on("data", (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(code, `${stdout}\n${stderr}`).toBe(0);
+      expect(stderr.indexOf("pair 1 of 1: ours, hearing on")).toBeLessThan(stderr.indexOf("pair 1 of 1: ours, hearing off"));
+      expect(stdout).toMatch(/^CPU per client, ours \/ hearing off, by pair: \d+\.\d{3} \(target at most 1000: met in 1 of 1 pairs\)$/m);
+      expect(stdout.trimEnd().split("\n").at(-1)).toBe("result: ok");
+      const files = (await readdir(dir)).sort((a, b) => a.replace(/^.*-peers-/, "").localeCompare(b.replace(/^.*-peers-/, "")));
+      expect(files).toEqual([expect.stringMatching(/-peers-hearing-off-run1\.json$/), expect.stringMatching(/-peers-hearing-on-run1\.json$/)]);
+      const off = JSON.parse(await readFile(join(dir, files[0]!), "utf8")) as LoadTestSummary;
+      const on = JSON.parse(await readFile(join(dir, files[1]!), "utf8")) as LoadTestSummary;
+      expect(on).toMatchObject({ ok: true, options: { server: "stealth", audit: 0, hearing: "on", levelPlay: "on" } });
+      expect(off).toMatchObject({ ok: true, options: { server: "stealth", audit: 0, hearing: "off", levelPlay: "on" } });
+      // Deaf rooms make no noise; the hearing ones do.
+      expect(off.hearing.noisesReceived).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
