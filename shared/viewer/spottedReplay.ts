@@ -30,6 +30,7 @@ export interface ReplayReading {
  */
 export class SpottedReplay {
   private readonly path = new Map<number, { x: number; y: number }>();
+  private lastTick = -Infinity;
   private replay: { observer: string; steps: ExplainedFill[]; cone: { fov: number; range: number } | undefined; started: number } | null = null;
   private drawnStep = -1;
   private readonly ctx: CanvasRenderingContext2D;
@@ -40,6 +41,9 @@ export class SpottedReplay {
 
   /** The own character was at (x, y), meters, at server tick `tick`. */
   track(tick: number, x: number, y: number): void {
+    // A tick that went back is another room's clock: nothing recorded before is of it.
+    if (tick < this.lastTick) this.path.clear();
+    this.lastTick = tick;
     this.path.set(tick, { x, y });
     // Records arrive in tick order but not one per tick, so prune by age from the oldest end.
     for (const old of this.path.keys()) {
@@ -62,9 +66,9 @@ export class SpottedReplay {
   }
 
   /**
-   * Where the own character was at `tick`: the page records it once per patch it decodes, and a patch can
-   * carry more than one server tick when the server is busy, so a step without a record of its own takes
-   * the latest one before it (up to half a second back).
+   * Where the own character was at `tick`: the page records it once a frame, at the tick of the state it
+   * decoded last, and a busy server's patch moves several ticks at once (a slow page draws less often), so
+   * a step without a record of its own takes the latest one before it (up to half a second back).
    */
   private at(tick: number): { x: number; y: number } | undefined {
     for (let t = tick; t > tick - PATH_GAP_TICKS; t--) {

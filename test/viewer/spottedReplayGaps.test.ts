@@ -61,4 +61,18 @@ describe("the spotted replay", () => {
     expect(strokes).not.toContain(REPLAY_COLOURS.ray);
     expect((replay as unknown as { path: Map<number, unknown> }).path.size).toBeLessThanOrEqual(200);
   });
+
+  it("a page that joined another room (its clock starts again) replays only the new room's path", () => {
+    const { canvas, strokes } = recordingCanvas();
+    const replay = new SpottedReplay(canvas, { textContent: "" } as HTMLElement, { hidden: true } as HTMLElement);
+    for (let tick = 900; tick <= 1000; tick++) replay.track(tick, 50, 50);
+    for (let tick = 1; tick <= 20; tick++) replay.track(tick, 3, 0);
+    // A step at tick 950 of the new room has not happened yet: the old room's record there is not drawn.
+    replay.show({ observer: "guard:Watcher", sense: "sight", rate: 1, rows: [sightRow(950, 1)] }, undefined, 0);
+    replay.draw(10);
+    expect(strokes).not.toContain(REPLAY_COLOURS.ray);
+    replay.show({ observer: "guard:Watcher", sense: "sight", rate: 1, rows: [sightRow(15, 1)] }, undefined, 0);
+    replay.draw(10);
+    expect(strokes).toContain(REPLAY_COLOURS.ray);
+  });
 });
