@@ -5,16 +5,25 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LoadTestSummary } from "../../loadtest/report/summary.js";
 
+/** A load small enough for a test: 4 bots in 2 rooms for 3 s. */
+const TOY_LOAD = ["--clients", "4", "--rooms", "2", "--duration", "3", "--warmup", "0.5", "--ramp", "0.5", "--decode-sample", "0.5"];
+
+/** Runs the peers command with `args` to its end. */
+async function peers(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "loadtest/peers.ts", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { code, stdout, stderr };
+}
+
 describe("npm run loadtest:peers", () => {
   it("runs ours and then the plain peer with the same bots, then ours audited, saves all three, and prints one side-by-side table with the ratio's verdict", async () => {
     const dir = await mkdtemp(join(tmpdir(), "sightline-peers-test-"));
     try {
-      const child = spawn(process.execPath, ["--import", "tsx", "loadtest/peers.ts", "--pairs", "1", "--clients", "4", "--rooms", "2", "--duration", "3", "--warmup", "0.5", "--ramp", "0.5", "--decode-sample", "0.5", "--results-dir", dir, "--audited-run", "0.5", "--max-ratio", "1000"], { stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => (stdout += d));
-      child.stderr.on("data", (d) => (stderr += d));
-      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      const { code, stdout, stderr } = await peers("--pairs", "1", ...TOY_LOAD, "--results-dir", dir, "--audited-run", "0.5", "--max-ratio", "1000");
       expect(code, `${stdout}\n${stderr}`).toBe(0);
       expect(stderr.indexOf("pair 1 of 1: ours (stealth)")).toBeLessThan(stderr.indexOf("pair 1 of 1: the plain peer"));
       expect(stdout).toMatch(/^server CPU per client, ms \/ s\s+\S+\s+\S+\s+\S+\s+\S+ \/ \S+ = \S+$/m);
@@ -48,12 +57,7 @@ describe("npm run loadtest:peers", () => {
   it("with --against hearing-off, runs ours with hearing on and then made deaf, doors and smoke on both, and names the deaf side in the verdict", async () => {
     const dir = await mkdtemp(join(tmpdir(), "sightline-peers-test-"));
     try {
-      const child = spawn(process.execPath, ["--import", "tsx", "loadtest/peers.ts", "--against", "hearing-off", "--pairs", "1", "--clients", "4", "--rooms", "2", "--duration", "3", "--warmup", "0.5", "--ramp", "0.5", "--decode-sample", "0.5", "--results-dir", dir, "--audited-run", "0", "--max-ratio", "1000"], { stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => (stdout += d));
-      child.stderr.on("data", (d) => (stderr += d));
-      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      const { code, stdout, stderr } = await peers("--against", "hearing-off", "--pairs", "1", ...TOY_LOAD, "--results-dir", dir, "--audited-run", "0", "--max-ratio", "1000");
       expect(code, `${stdout}\n${stderr}`).toBe(0);
       expect(stderr.indexOf("pair 1 of 1: ours, hearing on")).toBeLessThan(stderr.indexOf("pair 1 of 1: ours, hearing off"));
       expect(stdout).toMatch(/^CPU per client, ours \/ hearing off, by pair: \d+\.\d{3} \(target at most 1000: met in 1 of 1 pairs\)$/m);
