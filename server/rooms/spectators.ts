@@ -5,6 +5,7 @@ import { ERROR_CODES } from "../../shared/protocol.js";
 import { RAY_FLOATS, SPECTATOR_MESSAGES, type ReceivedEntities } from "../../shared/spectatorProtocol.js";
 import type { StealthState } from "../../shared/schema.js";
 import { describeIssues } from "../../shared/validation/describeIssues.js";
+import type { ViewMembership } from "./stateMirror.js";
 import type { RayLog } from "sightline";
 
 /** Shortest spectator token accepted, characters: a spectator sees everything, so it must not be guessable. */
@@ -14,11 +15,6 @@ export const WRONG_TOKEN_LOCKOUT_MS = 1000;
 
 /** Payload of the spectator's `watch` message. */
 const WatchMessage = z.object({ player: z.string().max(64) }).strict();
-
-/** Which entities a player's client has in its view (the room's culling). */
-export interface ViewMembership {
-  has(clientId: string, entityId: string): boolean;
-}
 
 /** Whether a join asks to spectate: it carries the `spectate` option, whatever its value. */
 export function asksToSpectate(options: unknown): options is { spectate: unknown } {
