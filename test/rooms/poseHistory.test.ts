@@ -40,13 +40,14 @@ describe("the fairness mode's pose history", () => {
       if (rewind.lastRecordedAt === room.clock.elapsedTime && sent.at(-1)?.t !== room.clock.elapsedTime) sent.push({ t: room.clock.elapsedTime, x: guard.x, y: guard.y });
       return changed;
     };
-    await ticks(room, 30);
+    // Until the guard has walked through the last 8 patches (it stops to turn at each end of its route).
+    const stepOf = (i: number) => Math.hypot(sent[i]!.x - sent[i - 1]!.x, sent[i]!.y - sent[i - 1]!.y);
+    const walking = () => sent.length >= 10 && [1, 2, 3, 4, 5, 6, 7, 8].every((k) => stepOf(sent.length - k) >= 0.01);
+    for (let i = 0; i < 200 && !walking(); i++) await ticks(room, 1);
+    expect(walking(), "the guard walks its route").toBe(true);
     const poses = room.plugins.sightline.shownPoses;
     const out: Pose = { x: 0, y: 0, facing: 0 };
-    expect(sent.length).toBeGreaterThanOrEqual(25);
     const last = sent.at(-1)!;
-    const moved = Math.hypot(last.x - sent[0]!.x, last.y - sent[0]!.y);
-    expect(moved, "the guard walks its route").toBeGreaterThan(0.5);
     /** Where an interpolating screen showed the guard at server time `t`. */
     const shown = (t: number) => {
       const i = sent.findIndex((p) => p.t >= t);
@@ -55,18 +56,14 @@ describe("the fairness mode's pose history", () => {
       const f = (t - a.t) / (b.t - a.t);
       return { x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f };
     };
-    let between = 0;
     for (let i = sent.length - 8; i < sent.length; i++) {
       const a = sent[i - 1]!;
       const b = sent[i]!;
-      if (Math.hypot(b.x - a.x, b.y - a.y) < 0.01) continue;
-      between++;
       const t = (a.t + b.t) / 2;
       expect(poses.poseAt(GUARD, t, out)).toBe(true);
       const want = shown(t);
       expect(Math.hypot(out.x - want.x, out.y - want.y), `between the patches at ${a.t} and ${b.t} ms`).toBeLessThan(1e-3);
     }
-    expect(between, "patches that moved the guard").toBeGreaterThan(3);
     // The rewind cap (350 ms by default) back from the last patch: still inside the history.
     const back = last.t - 340;
     expect(poses.poseAt(GUARD, back, out)).toBe(true);
