@@ -58,7 +58,7 @@ ${SATURATED_CPU_PERCENT}% of a core or more and our slowest room at ${MIN_PATCH_
 ratio does not compare like with like: a saturated server's CPU cannot grow with its cost).
 
 --against hearing-off sets ours against ours with rooms made deaf instead (--hearing off: no noise, deaf
-guards, no distractions thrown), both sides with doors and smoke (--level-play on) and the audit off, and
+guards, no distractions thrown), both sides with doors and smoke (--level-play on unless given) and the audit off, and
 holds the ratio to --max-ratio (default ${DEFAULT_HEARING_MAX_RATIO}): what hearing costs a whole process. --hearing is
 then set by the command; the runs are labelled peers-hearing-on, peers-hearing-off and
 peers-hearing-on-audited.`;
@@ -132,7 +132,7 @@ export function runArgs(o: PeersOptions, side: "stealth" | "plain", output: stri
   if (o.against === "hearing-off") {
     // The capacity shape, doors and smoke included: hearing's distractions are part of what it costs.
     const hearing = side === "stealth" ? "on" : "off";
-    return ["--local", ...o.load, "--level-play", "on", "--hearing", hearing, "--server", "stealth", "--label", `peers-hearing-${hearing}`, ...tail];
+    return ["--local", "--level-play", "on", ...o.load, "--hearing", hearing, "--server", "stealth", "--label", `peers-hearing-${hearing}`, ...tail];
   }
   // Like for like: the plain peer has no doors or smoke, so ours runs its level without them too.
   return ["--local", ...o.load, ...(side === "plain" ? ["--audit", "0"] : ["--level-play", "off"]), "--server", side, "--label", `peers-${side}`, ...tail];
@@ -140,9 +140,9 @@ export function runArgs(o: PeersOptions, side: "stealth" | "plain", output: stri
 
 /** The audited run's arguments: ours at the same load as its ratio runs, the audit on `auditedRun` of its clients. */
 export function auditedRunArgs(o: PeersOptions, output: string): string[] {
-  const shape = o.against === "hearing-off" ? ["--level-play", "on", "--hearing", "on"] : ["--level-play", "off"];
-  const label = o.against === "hearing-off" ? "peers-hearing-on-audited" : "peers-stealth-audited";
-  return ["--local", ...o.load, ...shape, "--audit", String(o.auditedRun), "--server", "stealth", "--results-dir", o.resultsDir, "--label", label, "--output", output];
+  const tail = ["--audit", String(o.auditedRun), "--server", "stealth", "--results-dir", o.resultsDir, "--output", output];
+  if (o.against === "hearing-off") return ["--local", "--level-play", "on", ...o.load, "--hearing", "on", "--label", "peers-hearing-on-audited", ...tail];
+  return ["--local", ...o.load, "--level-play", "off", "--label", "peers-stealth-audited", ...tail];
 }
 
 /** One pair's summaries (undefined: that run did not complete). */

@@ -65,6 +65,10 @@ describe("npm run loadtest:peers flags", () => {
     const audited = parseLoadTestArgs(auditedRunArgs(o, "c.json")) as LoadTestOptions;
     expect(audited).toMatchObject({ server: "stealth", hearing: "on", levelPlay: "on", audit: 0.1, label: "peers-hearing-on-audited" });
     expect((parsePeersArgs(["--against", "hearing-off", "--max-ratio", "1.05"]) as PeersOptions).maxRatio).toBe(1.05);
+    // Doors and smoke by default; a run without them may be asked for, on both sides alike.
+    const bare = parsePeersArgs(["--against", "hearing-off", "--level-play", "off"]) as PeersOptions;
+    for (const side of ["stealth", "plain"] as const) expect((parseLoadTestArgs(runArgs(bare, side, "a.json")) as LoadTestOptions).levelPlay).toBe("off");
+    expect((parseLoadTestArgs(auditedRunArgs(bare, "c.json")) as LoadTestOptions).levelPlay).toBe("off");
     expect(refusal("--against", "hearing-off", "--hearing", "off")).toMatch(/--hearing is set by the peers command/);
     expect(refusal("--against", "loud")).toMatch(/--against must be plain or hearing-off/);
   });
