@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "./options.js";
-import { auditedRunArgs, baselineName, formatAuditedRun, formatPeers, formatRatioVerdict, parsePeersArgs, peersVerdict, PEERS_USAGE, runArgs, type PeerPair, type PeersOptions } from "./peer/peerTable.js";
+import { auditedRunArgs, BASELINE_WORDS, formatAuditedRun, formatPeers, formatRatioVerdict, parsePeersArgs, peersVerdict, PEERS_USAGE, runArgs, type PeerPair, type PeersOptions } from "./peer/peerTable.js";
 import type { LoadTestSummary } from "./report/summary.js";
 
 /** Seconds a run may take beyond its ramp and duration (server start, joins, leaves) before it is stopped. */
@@ -51,8 +51,7 @@ async function main(argv: readonly string[]): Promise<number> {
       pairs.push(pair);
       for (const side of ["stealth", "plain"] as const) {
         if (interrupted) break;
-        const who = options.against === "plain" ? (side === "stealth" ? "ours (stealth)" : "the plain peer") : side === "stealth" ? "ours, hearing on" : "ours, hearing off";
-        process.stderr.write(`\n=== pair ${i} of ${options.pairs}: ${who} ===\n`);
+        process.stderr.write(`\n=== pair ${i} of ${options.pairs}: ${BASELINE_WORDS[options.against].progress[side]} ===\n`);
         pair[side] = await runSide(runArgs(options, side, join(dir, `pair${i}-${side}.json`)), side);
       }
     }
@@ -65,7 +64,7 @@ async function main(argv: readonly string[]): Promise<number> {
     await rm(dir, { recursive: true, force: true });
   }
 
-  const other = baselineName(options.against);
+  const other = BASELINE_WORDS[options.against].column;
   if (options.against === "plain") {
     process.stdout.write(`\nours (stealth) against the plain peer, interleaved, ${pairs.length} pair(s), each run: npm run loadtest:local -- ${options.load.join(" ")} (the peer with --audit 0: it has nothing to audit)\n`);
   } else {

@@ -22,10 +22,28 @@ export const DEFAULT_HEARING_MAX_RATIO = 1.1;
 export type PeerBaseline = "plain" | "hearing-off";
 const BASELINES: readonly PeerBaseline[] = ["plain", "hearing-off"];
 
-/** How the table and the verdict name the baseline's side. */
-export function baselineName(against: PeerBaseline): string {
-  return against === "plain" ? "plain" : "hearing off";
+/** How the command names each baseline's side, and the sides' runs, in its output, labels and verdicts. */
+export interface BaselineWords {
+  /** The table's column and the ratio's denominator. */
+  column: string;
+  /** The baseline side in a sentence, and its possessive. */
+  other: string;
+  others: string;
+  /** Each side's run, as labels (`peers-<run>`) and problems name it. */
+  runs: { stealth: string; plain: string };
+  /** Each side's run, in the progress lines. */
+  progress: { stealth: string; plain: string };
+  /** The default of `--max-ratio`. */
+  maxRatio: number;
 }
+
+export const BASELINE_WORDS: Readonly<Record<PeerBaseline, BaselineWords>> = Object.freeze({
+  plain: { column: "plain", other: "the peer", others: "the peer's", runs: { stealth: "stealth", plain: "plain" }, progress: { stealth: "ours (stealth)", plain: "the plain peer" }, maxRatio: DEFAULT_MAX_RATIO },
+  "hearing-off": {
+    column: "hearing off", other: "ours with hearing off", others: "that of ours with hearing off",
+    runs: { stealth: "hearing-on", plain: "hearing-off" }, progress: { stealth: "ours, hearing on", plain: "ours, hearing off" }, maxRatio: DEFAULT_HEARING_MAX_RATIO,
+  },
+});
 /**
  * Share of a core at which a server counts as saturated: its one thread cannot spend more, so a heavier
  * server's CPU per client stops growing with its cost and the ratio reads too low.
@@ -117,7 +135,7 @@ export function parsePeersArgs(args: readonly string[]): PeersOptions | "help" {
     if (own !== undefined) throw new UsageError("--hearing is set by the peers command for each run with --against hearing-off");
   }
   // Both sides' command lines must parse before anything starts.
-  const options: PeersOptions = { against, pairs, maxRatio: maxRatio ?? (against === "plain" ? DEFAULT_MAX_RATIO : DEFAULT_HEARING_MAX_RATIO), auditedRun, resultsDir, load };
+  const options: PeersOptions = { against, pairs, maxRatio: maxRatio ?? BASELINE_WORDS[against].maxRatio, auditedRun, resultsDir, load };
   for (const side of ["stealth", "plain"] as const) parseLoadTestArgs(runArgs(options, side, "x.json"));
   if (auditedRun > 0) parseLoadTestArgs(auditedRunArgs(options, "x.json"));
   return options;
@@ -128,21 +146,18 @@ export function parsePeersArgs(args: readonly string[]): PeersOptions | "help" {
  * has no audit: `--audit 0` says so in its JSON.
  */
 export function runArgs(o: PeersOptions, side: "stealth" | "plain", output: string): string[] {
-  const tail = ["--results-dir", o.resultsDir, "--output", output];
-  if (o.against === "hearing-off") {
-    // The capacity shape, doors and smoke included: hearing's distractions are part of what it costs.
-    const hearing = side === "stealth" ? "on" : "off";
-    return ["--local", "--level-play", "on", ...o.load, "--hearing", hearing, "--server", "stealth", "--label", `peers-hearing-${hearing}`, ...tail];
-  }
+  const tail = ["--label", `peers-${BASELINE_WORDS[o.against].runs[side]}`, "--results-dir", o.resultsDir, "--output", output];
+  // The capacity shape, doors and smoke included: hearing's distractions are part of what it costs.
+  if (o.against === "hearing-off") return ["--local", "--level-play", "on", ...o.load, "--hearing", side === "stealth" ? "on" : "off", "--server", "stealth", ...tail];
   // Like for like: the plain peer has no doors or smoke, so ours runs its level without them too.
-  return ["--local", ...o.load, ...(side === "plain" ? ["--audit", "0"] : ["--level-play", "off"]), "--server", side, "--label", `peers-${side}`, ...tail];
+  return ["--local", ...o.load, ...(side === "plain" ? ["--audit", "0"] : ["--level-play", "off"]), "--server", side, ...tail];
 }
 
 /** The audited run's arguments: ours at the same load as its ratio runs, the audit on `auditedRun` of its clients. */
 export function auditedRunArgs(o: PeersOptions, output: string): string[] {
-  const tail = ["--audit", String(o.auditedRun), "--server", "stealth", "--results-dir", o.resultsDir, "--output", output];
-  if (o.against === "hearing-off") return ["--local", "--level-play", "on", ...o.load, "--hearing", "on", "--label", "peers-hearing-on-audited", ...tail];
-  return ["--local", ...o.load, "--level-play", "off", "--label", "peers-stealth-audited", ...tail];
+  const tail = ["--audit", String(o.auditedRun), "--server", "stealth", "--label", `peers-${BASELINE_WORDS[o.against].runs.stealth}-audited`, "--results-dir", o.resultsDir, "--output", output];
+  if (o.against === "hearing-off") return ["--local", "--level-play", "on", ...o.load, "--hearing", "on", ...tail];
+  return ["--local", ...o.load, "--level-play", "off", ...tail];
 }
 
 /** One pair's summaries (undefined: that run did not complete). */
@@ -182,7 +197,7 @@ const mid = (values: (number | undefined)[]): number | undefined => {
  * ours/plain ratios, then each pair's `ours / plain = ratio`. A figure a run lacks is n/a, never 0.
  */
 export function formatPeers(pairs: readonly PeerPair[], against: PeerBaseline = "plain"): string {
-  const other = baselineName(against);
+  const other = BASELINE_WORDS[against].column;
   const header = ["figure", "ours", other, `ours/${other}`, ...pairs.map((_, i) => `pair ${i + 1}: ours / ${other} = ratio`)];
   const rows = FIGURES.map((f) => {
     const ours = pairs.map((p) => (p.stealth === undefined ? undefined : num(f.read(p.stealth))));
@@ -208,7 +223,7 @@ export function cpuRatios(pairs: readonly PeerPair[]): (number | undefined)[] {
  */
 export function pairNotComparable(pair: PeerPair, against: PeerBaseline = "plain"): string | undefined {
   const why: string[] = [];
-  const other = against === "plain" ? "the peer" : "ours with hearing off";
+  const other = BASELINE_WORDS[against].other;
   for (const side of ["stealth", "plain"] as const) {
     const cpu = num(pair[side]?.server?.cpuPercentOfCore);
     if (cpu !== undefined && cpu >= SATURATED_CPU_PERCENT) why.push(`${side === "stealth" ? "ours" : other} at ${cpu.toFixed(1)}% of a core`);
@@ -225,7 +240,7 @@ export function formatRatioVerdict(pairs: readonly PeerPair[], maxRatio: number,
   const comparable = pairs.map((p) => pairNotComparable(p, against) === undefined);
   const met = ratios.filter((r, i) => r !== undefined && r <= maxRatio && comparable[i]).length;
   const shown = ratios.map((r, i) => `${r === undefined ? "n/a" : r.toFixed(3)}${comparable[i] ? "" : " (saturated: not comparable)"}`);
-  return `CPU per client, ours / ${baselineName(against)}, by pair: ${shown.join(", ")} (target at most ${maxRatio}: met in ${met} of ${pairs.length} pairs)`;
+  return `CPU per client, ours / ${BASELINE_WORDS[against].column}, by pair: ${shown.join(", ")} (target at most ${maxRatio}: met in ${met} of ${pairs.length} pairs)`;
 }
 
 /** The audited run's line: what the audit found, and over how much. */
@@ -242,7 +257,7 @@ export function formatAuditedRun(run: LoadTestSummary | undefined, share: number
  */
 export function peersVerdict(pairs: readonly PeerPair[], maxRatio: number, audited?: { share: number; run: LoadTestSummary | undefined }, against: PeerBaseline = "plain"): string[] {
   const problems = peerProblems(pairs, against);
-  const other = against === "plain" ? "the peer's" : "that of ours with hearing off";
+  const other = BASELINE_WORDS[against].others;
   cpuRatios(pairs).forEach((r, i) => {
     if (r === undefined) problems.push(`pair ${i + 1}: no CPU-per-client ratio`);
     else if (r > maxRatio) problems.push(`pair ${i + 1}: our CPU per client ${r.toFixed(3)} times ${other}, above ${maxRatio}`);
@@ -261,7 +276,7 @@ export function peersVerdict(pairs: readonly PeerPair[], maxRatio: number, audit
 /** Each run that did not complete or was not ok, as a sentence; empty when every run was clean. */
 export function peerProblems(pairs: readonly PeerPair[], against: PeerBaseline = "plain"): string[] {
   const problems: string[] = [];
-  const name = { stealth: against === "plain" ? "stealth" : "hearing-on", plain: against === "plain" ? "plain" : "hearing-off" };
+  const name = BASELINE_WORDS[against].runs;
   pairs.forEach((p, i) => {
     for (const side of ["stealth", "plain"] as const) {
       const s = p[side];
