@@ -114,6 +114,7 @@ describe("the package a studio installs", () => {
     await ok("npm", ["install", "--offline", "--no-audit", "--no-fund", "--no-save", ...types], project);
     cpSync(join(ROOT, "examples/vision-and-awareness/main.ts"), join(project, "src/main.ts"));
     cpSync(join(ROOT, "examples/culling-without-colyseus/main.ts"), join(project, "src/culling.ts"));
+    cpSync(join(ROOT, "examples/hearing/main.ts"), join(project, "src/hearing.ts"));
     writeFileSync(join(project, "src/entries.ts"), [
       "import { VisionSystem, AwarenessModel, DEFAULT_VISION_OPTIONS, wrapAngle, type ObserverSpec } from \"sightline\";",
       "import { Occluders, convexPieces, readTiledMap } from \"sightline/occluders\";",
@@ -147,6 +148,17 @@ describe("the package a studio installs", () => {
       "tick 7: east -west | west holds scout,west", // what the scout saw lingers for its team
       "tick 28: west -scout | west holds west",
     ]);
+    // Hearing: footsteps behind the wall go unheard, those near the doorway are heard round it or straight
+    // through it; the stone makes the guard suspicious of where it fell; the ally is never told who.
+    const heard = await ok(process.execPath, ["dist/hearing.js"], project);
+    expect(heard).toMatch(/^tick \d+: footstep at \(13, 16\.0\), 9\.9 m in a straight line: not heard: the way round the wall is longer than 10 m$/m);
+    expect(heard).toMatch(/heard round the wall, from 11 deg \(the doorway's way\), 9\.9 m of path/);
+    expect(heard).toMatch(/heard straight through the doorway, 7\.1 m of path, level 0\.29/);
+    expect(heard).toMatch(/^  tick 181: guard suspicious thief by hearing, looks at \(12, 14\.0\)$/m);
+    const told = heard.split("\n").filter((l) => l.includes("the ally is told")).map((l) => JSON.parse(l.slice(l.indexOf("{"))) as Record<string, unknown>);
+    expect(told.map((m) => m.kind)).toEqual(["footstep", "stone"]);
+    for (const m of told) expect(Object.keys(m).sort()).toEqual(["dir", "kind", "level", "listener"]);
+    expect(heard.trim().split("\n").at(-1)).toBe("guard is suspicious, awareness of the thief 0.53, thief at (13, 1.0)");
     // CommonJS code loads it too, on the Node versions that require ES modules.
     const required = await ok(process.execPath, ["-e", "const s = require('sightline'); const o = require('sightline/occluders'); console.log(typeof s.VisionSystem, typeof o.Occluders)"], project);
     expect(required.trim()).toBe("function function");
