@@ -46,11 +46,11 @@ export interface BotAuditReport {
   seconds: number;
 }
 
-/** Thrown by {@link auditWithBots} when the audit found a leak, a pop-in or a miss; `report` says what. */
+/** Thrown by {@link auditWithBots} when the audit found a leak, a pop-in, a miss or a sound leak; `report` says what. */
 export class AuditFailure extends Error {
   constructor(readonly report: BotAuditReport) {
     const c = report.counts;
-    super(`the culling audit failed: ${c.leaks} leaks, ${c.popIns} pop-ins, ${c.misses} misses over ${report.audited} audited client-ticks\n${report.failures.join("\n")}`);
+    super(`the culling audit failed: ${c.leaks} leaks, ${c.popIns} pop-ins, ${c.misses} misses over ${report.audited} audited client-ticks, ${c.soundLeaks} sound leaks over ${c.soundsAudited} noise deliveries\n${report.failures.join("\n")}`);
     this.name = "AuditFailure";
   }
 }
@@ -58,8 +58,9 @@ export class AuditFailure extends Error {
 /**
  * Plays bots in your own room and holds its culling to the truth audit: no entity a client's team could
  * not potentially see in any of its views (a leak), none its character truly saw missing from what the
- * client had received by then (a pop-in), none potentially visible or revealed missing now (a miss). The
- * room runs in this process (a `Room` from `@colyseus/testing`'s `createRoom`, or your own server's); the
+ * client had received by then (a pop-in), none potentially visible or revealed missing now (a miss), and
+ * no noise from `sendNoise` told to a client whose team could not hear it, or naming an emitter its view
+ * lacks (a sound leak). The room runs in this process (a `Room` from `@colyseus/testing`'s `createRoom`, or your own server's); the
  * bots are real `@colyseus/sdk` clients over WebSocket on 127.0.0.1, through a latency proxy when asked.
  * The audit is started on the room's plugin if it was not on. Resolves with the report; rejects with an
  * {@link AuditFailure} if anything failed, or with the error of a bot that could not join.
@@ -118,7 +119,7 @@ export async function auditWithBots(room: ServerRoom, options: BotAuditOptions):
     const audit = plugin.audit!;
     const counts = { ...audit.counts };
     const report: BotAuditReport = { counts, audited: counts.clientTicks - counts.excused, failures: [...audit.failures], bots, seconds };
-    if (counts.leaks + counts.popIns + counts.misses > 0) throw new AuditFailure(report);
+    if (counts.leaks + counts.popIns + counts.misses + counts.soundLeaks > 0) throw new AuditFailure(report);
     return report;
   } finally {
     if (timer !== undefined) clearInterval(timer);

@@ -1,6 +1,6 @@
 import type { StateView } from "@colyseus/schema";
 import { describe, expect, it } from "vitest";
-import { auditWithBots } from "sightline/testing";
+import { AuditFailure, auditWithBots } from "sightline/testing";
 import { fieldServer } from "../fixtures/fieldServer.js";
 import { FieldRoom, OWNER, TEAM, type FieldOptions, type TeleportMoment } from "../fixtures/fieldRoom.js";
 import { seededRandom } from "../../shared/seededRandom.js";
@@ -99,4 +99,34 @@ describe("the randomized plugin audit", () => {
       clearInterval(chaos);
     }
   }, 20_000 + SECONDS * 1000);
+});
+
+describe("the bot audit and noises", () => {
+  // Red and blue west of the solid wall, 4 m apart, hear each other's shouts; green, both of it east of the
+  // wall 10 m away, hears none of theirs (a team hears through any of its ears, so it has none west).
+  const seats = [{ team: "red", x: 5, y: 10 }, { team: "blue", x: 5, y: 14 }, { team: "green", x: 15, y: 10 }, { team: "green", x: 15, y: 14 }];
+  const shout = (bot: { send: (type: string, message: unknown) => void }, _i: number, r: () => number) => {
+    if (r() < 0.2) bot.send("noise", { loudness: 12, kind: "shout" });
+  };
+
+  it("a room whose noises carry through its wall fails the bot audit on sound leaks", async () => {
+    const room = await server.colyseus.createRoom<FieldRoom>("field", { hearingWithoutWalls: true });
+    const failure = await auditWithBots(room, { port: server.colyseus.port, bots: 4, seconds: 2, joinOptions: (i) => seats[i]!, act: shout }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failure).toBeInstanceOf(AuditFailure);
+    const report = (failure as AuditFailure).report;
+    expect(report.counts).toMatchObject({ leaks: 0, popIns: 0, misses: 0 });
+    expect(report.counts.soundLeaks).toBeGreaterThan(0);
+    expect((failure as AuditFailure).message).toMatch(/[1-9]\d* sound leaks over \d+ noise deliveries/);
+    expect(report.failures.some((f) => f.startsWith("soundLeak:") && f.includes("could not hear"))).toBe(true);
+  });
+
+  it("the same room with the hearing of its own walls passes, its shouts audited", async () => {
+    const room = await server.colyseus.createRoom<FieldRoom>("field", {});
+    const report = await auditWithBots(room, { port: server.colyseus.port, bots: 4, seconds: 2, joinOptions: (i) => seats[i]!, act: shout });
+    expect(report.counts.soundLeaks).toBe(0);
+    expect(report.counts.soundsAudited).toBeGreaterThan(10);
+  });
 });
