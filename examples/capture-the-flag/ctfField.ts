@@ -12,6 +12,8 @@ export const TICK_SECONDS = 1 / 20;
 /** Running speed, meters per second: the culling's `maxSpeed` (nothing moves faster, respawns are declared). */
 export const SPEED = 6;
 export const PLAYER_RADIUS = 0.4;
+/** A sprinting footstep: one every `stride` meters run, heard `loudness` meters of path away (round walls): loud, at 6 m/s. */
+export const FOOTSTEP = { stride: 1.2, loudness: 18 } as const;
 /** Where each team's flag stands and its players respawn. */
 export const BASES: Record<Team, { x: number; y: number }> = { red: { x: 5, y: 15 }, blue: { x: 55, y: 15 } };
 

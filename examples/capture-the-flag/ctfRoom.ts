@@ -2,12 +2,13 @@
 // client receives the players its team could see soon; a flag carrier is revealed to everyone; a radar
 // ping and a "spotted" mark reveal enemies to a team for a few seconds; health and loadout reach teammates
 // only, ammo its owner only; a tagged player respawns three seconds later from a room clock timer, and no
-// one who cannot see its base learns where it went. Spectators watch one player without its ammo; a caster
-// with the room's token sees everything. Run it: `npx tsx examples/capture-the-flag/server.ts`.
+// one who cannot see its base learns where it went. Footsteps reach the enemies who could hear them round
+// the walls, as a loudness and a way, never who made them. Spectators watch one player without its ammo; a
+// caster with the room's token sees everything. Run it: `npx tsx examples/capture-the-flag/server.ts`.
 import { definePlugins, Room, type Client } from "@colyseus/core";
 import { schema, t } from "@colyseus/schema";
 import { SightlinePlugin } from "sightline/colyseus";
-import { BASES, blocked, fieldOccluders, halfOf, PLAYER_RADIUS, run, SPEED, TEAMS, TICK_SECONDS, type Team } from "./ctfField.js";
+import { BASES, blocked, fieldOccluders, FOOTSTEP, halfOf, PLAYER_RADIUS, run, SPEED, TEAMS, TICK_SECONDS, type Team } from "./ctfField.js";
 
 /** View tags: owner-only fields (ammo) and team-only fields (health, loadout). */
 export const OWNER = 1;
@@ -59,7 +60,9 @@ export class CtfRoom extends Room<{ state: CtfState }> {
   private readonly down = new Set<string>();
   private readonly lastPing = new Map<string, number>();
   /** What happened so far: a game that never got going proves nothing. */
-  readonly events = { pickups: 0, captures: 0, returns: 0, tags: 0, respawns: 0, pings: 0, spots: 0 };
+  readonly events = { pickups: 0, captures: 0, returns: 0, tags: 0, respawns: 0, pings: 0, spots: 0, footsteps: 0 };
+  /** Meters each player ran since its last footstep. */
+  private readonly sinceStep = new Map<string, number>();
   /** Spectators, by the player each one watches. */
   private readonly watching = new Map<string, string>();
 
@@ -128,6 +131,7 @@ export class CtfRoom extends Room<{ state: CtfState }> {
     this.plugins.sightline.removeEntity(client.sessionId);
     this.state.players.delete(client.sessionId);
     this.intents.delete(client.sessionId);
+    this.sinceStep.delete(client.sessionId);
   }
 
   // Without it, one exception in a handler stops the whole process.
@@ -139,11 +143,29 @@ export class CtfRoom extends Room<{ state: CtfState }> {
     for (const [id, player] of this.state.players) {
       const intent = this.intents.get(id);
       if (intent === undefined || this.down.has(id)) continue;
+      const { x, y } = player;
       run(player, intent.x, intent.y);
+      this.footsteps(id, player, Math.hypot(player.x - x, player.y - y));
     }
     this.flagsAndTags();
     // After every move of the step: the patch carries moves and views together.
     this.plugins.sightline.update();
+  }
+
+  /**
+   * A footstep every stride run, sent to whoever could hear it: enemies only (its own team knows where it
+   * is), and only those whose view lacks the runner, who see it run anyway. The plugin tells them how loud
+   * and from which way, never the runner's id or spot.
+   */
+  private footsteps(id: string, player: Player, moved: number): void {
+    const since = (this.sinceStep.get(id) ?? 0) + moved;
+    if (since < FOOTSTEP.stride) {
+      this.sinceStep.set(id, since);
+      return;
+    }
+    this.sinceStep.set(id, since - FOOTSTEP.stride);
+    this.plugins.sightline.sendNoise({ x: player.x, y: player.y, loudness: FOOTSTEP.loudness, kind: "footstep", emitter: id }, "footstep", { whenHidden: true });
+    this.events.footsteps++;
   }
 
   /** Pick-ups, captures, returns and tags. */

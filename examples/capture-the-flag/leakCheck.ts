@@ -1,6 +1,7 @@
 // The leak check a studio runs in its own CI, with `sightline/testing`: bots play capture the flag under
-// the culling's truth audit (no leak, pop-in or miss in any client-tick), and the raw frames every bot
-// received are searched for the enemy's team-only loadouts, which must never arrive.
+// the culling's truth audit (no leak, pop-in or miss in any client-tick, no footstep told to a bot that
+// could not hear it or naming a runner it could not see), and the raw frames every bot received are
+// searched for the enemy's team-only loadouts, which must never arrive.
 // Run it: `npx tsx examples/capture-the-flag/leakCheck.ts [seconds]` (a server on 127.0.0.1:$PORT, default
 // 2568): one JSON line, and exit code 1 on any failure.
 import { defineRoom, defineServer, matchMaker, type Room as ServerRoom } from "@colyseus/core";
@@ -23,6 +24,7 @@ export async function leakCheck(room: ServerRoom, port: number, seconds: number,
       onJoin: (bot, i) => {
         joined.push({ room: bot, team: team(i) });
         bot.onMessage("spotted", () => {});
+        bot.onMessage("footstep", () => {});
       },
       act: (bot, i, random) => {
         const me = (bot.state as any).players?.get(bot.sessionId);
