@@ -6,8 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadTestSummary } from "../../loadtest/report/summary.js";
 import { freePort } from "../../server/freePort.js";
 
-/** Runs the CLI as `npm run loadtest` does (tsx on this Node); resolves with its exit code and output. */
-function loadtest(args: string[], timeoutMs = 40_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs the CLI as `npm run loadtest` does (tsx on this Node); resolves with its exit code and output, or
+ * stops it and rejects with what it printed after `timeoutMs`. Each test allows its run that long and a
+ * little more (`itFor`), so on a slow machine the run's own output explains the failure, not a bare
+ * timeout that leaves the child to finish alone.
+ */
+const RUN_MS = 40_000;
+function loadtest(args: string[], timeoutMs = RUN_MS): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "loadtest/cli.ts", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -32,6 +38,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
+
+/** A test's time: its runs' and a margin to stop a child and report. */
+const itFor = (runMs: number) => runMs + 5_000;
 
 describe("npm run loadtest", () => {
   it("runs 6 bots in 2 rooms against a server it starts, and reports a clean, sane run", async () => {
@@ -76,7 +85,7 @@ describe("npm run loadtest", () => {
     expect(run.stdout).toMatch(/clients connected \/ failed\s+6 \/ 0/);
     const port = Number(/server on ws:\/\/127\.0\.0\.1:(\d+)/.exec(run.stderr)![1]);
     await expect(fetch(`http://127.0.0.1:${port}/stats`)).rejects.toThrow();
-  });
+  }, itFor(RUN_MS));
 
   it("with --hearing off, makes rooms where nobody is heard: no noise made or told, none audited, no distraction thrown", async () => {
     const output = join(dir, "deaf.json");
@@ -94,7 +103,7 @@ describe("npm run loadtest", () => {
     // The bots still walk as they would with hearing on.
     expect(s.gaits.run).toBeGreaterThan(0);
     expect(run.stdout).toMatch(/^noises made: footsteps and thuds \(whole run\)\s+0 \(--hearing off\)$/m);
-  });
+  }, itFor(RUN_MS));
 
   it("runs bots across two processes sharing a Redis it starts, and reports each process and the joins that crossed", async () => {
     const output = join(dir, "cluster.json");
@@ -119,13 +128,13 @@ describe("npm run loadtest", () => {
     expect(s.joinProbeMs!.crossProcess?.samples).toBeGreaterThan(0);
     expect(run.stdout).toMatch(/^join probe p50 \/ p99 \/ max, same process/m);
     expect(run.stdout).toMatch(/^process \S+\s+2 rooms, \d+ clients/m);
-  });
+  }, itFor(60_000));
 
   it("fails with a non-zero exit when no server answers", async () => {
     const run = await loadtest(["--endpoint", `ws://127.0.0.1:${await freePort()}`, "--clients", "2", "--duration", "2"]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/cannot fetch the map .*fetch failed/);
-  });
+  }, itFor(RUN_MS));
 
   it("refuses bad flags with the usage and exit status 2, starting nothing", async () => {
     const run = await loadtest(["--clients", "5000"]);
@@ -135,5 +144,5 @@ describe("npm run loadtest", () => {
     const remote = await loadtest(["--endpoint", "ws://192.0.2.1:2567"]);
     expect(remote.code).toBe(2);
     expect(remote.stderr).toMatch(/not loopback/);
-  });
+  }, itFor(2 * RUN_MS));
 });
