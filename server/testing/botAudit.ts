@@ -60,8 +60,9 @@ export class AuditFailure extends Error {
  * not potentially see in any of its views (a leak), none its character truly saw missing from what the
  * client had received by then (a pop-in), none potentially visible or revealed missing now (a miss), and
  * no noise from `sendNoise` told to a client whose team could not hear it, or naming an emitter its view
- * lacks (a sound leak). The room runs in this process (a `Room` from `@colyseus/testing`'s `createRoom`, or your own server's); the
- * bots are real `@colyseus/sdk` clients over WebSocket on 127.0.0.1, through a latency proxy when asked.
+ * lacks (a sound leak). The room runs in this process (a `Room` from `@colyseus/testing`'s `createRoom`,
+ * or your own server's); the bots are real `@colyseus/sdk` clients over WebSocket on 127.0.0.1, through a
+ * latency proxy when asked.
  * The audit is started on the room's plugin if it was not on. Resolves with the report; rejects with an
  * {@link AuditFailure} if anything failed, or with the error of a bot that could not join.
  *
