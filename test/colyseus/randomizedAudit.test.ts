@@ -6,9 +6,10 @@ import { FieldRoom, OWNER, TEAM, type FieldOptions, type TeleportMoment } from "
 import { seededRandom } from "../../shared/seededRandom.js";
 
 // The randomized audit of `sightline/colyseus`: bots walk a field split by a wall with a doorway, with
-// round trips of 0 to 120 ms, while respawns happen at every moment state can change between two updates,
-// units change teams, reveals come and go, and a caster watches. The culling's truth audit runs on every
-// client-tick and every send between updates; the view tags are checked at every encode.
+// round trips of 0 to 120 ms, shouting now and then, while respawns happen at every moment state can
+// change between two updates, units change teams, reveals come and go, and a caster watches. The culling's
+// truth audit runs on every client-tick and every send between updates, and on every noise delivered; the
+// view tags are checked at every encode.
 
 const server = fieldServer();
 
@@ -52,7 +53,7 @@ describe("the randomized plugin audit", () => {
   it.each<FieldOptions>([
     { update: "manual", loop: "timestep" },
     { update: "beforePatch", loop: "patch" },
-  ])("no leak, pop-in, miss or misplaced tag: %o, with respawns at every moment, team changes, reveals and a caster", async (options) => {
+  ])("no leak, pop-in, miss, sound leak or misplaced tag: %o, with respawns at every moment, team changes, reveals, shouts and a caster", async (options) => {
     const room = await server.colyseus.createRoom<FieldRoom>("field", { ...options, doorway: true });
     const tags = watchTags(room);
     const random = seededRandom(options.update === "manual" ? 23 : 29);
@@ -75,20 +76,26 @@ describe("the randomized plugin audit", () => {
         room.plugins.sightline.reveal(id, { ...to, seconds: 0.1 + random() });
       } else if (roll < 0.8) room.plugins.sightline.conceal(drone);
     }, 200);
+    const shouts = seededRandom(options.update === "manual" ? 31 : 37);
     try {
       const report = await auditWithBots(room, {
         port: server.colyseus.port, bots: 7, seconds: SECONDS, latencyMs: [0, 60], seed: options.update === "manual" ? 5 : 6,
         joinOptions: (i) => (i === 6 ? { all: true } : { team: i % 2 === 0 ? "red" : "blue", x: i % 2 === 0 ? 2 + i : 38 - i, y: 5 + 5 * i }),
+        onJoin: (bot) => bot.onMessage("noise", () => {}),
         act: (bot, i, r) => {
           if (i === 6) return;
           const roll = r();
           if (roll < 0.04) bot.send("teleport", { id: bot.sessionId, ...spot(r), at: MOMENTS[Math.floor(r() * MOMENTS.length)] });
           else if (roll < 0.25) bot.send("walk", { dx: r() * 2 - 1, dy: r() * 2 - 1 });
           else if (roll < 0.253) bot.send("team", r() < 0.5 ? "red" : "blue");
+          // A shout of 6 to 26 m, to the enemy or to the team too: heard through the doorway or not at all.
+          // Its loudness comes from a stream of its own, so the bots' other moves are those of the run without.
+          else if (roll < 0.33) bot.send("noise", { loudness: 6 + 20 * shouts(), kind: "shout", toTeam: shouts() < 0.3 });
         },
       });
-      console.log(`randomized plugin audit (${options.update}, ${options.loop} loop): ${report.audited} client-ticks audited (${report.counts.clientTicks} in all), ${report.counts.sends} sends between updates, ${tags.encodes} encodes tag-checked; leaks ${report.counts.leaks}, pop-ins ${report.counts.popIns}, misses ${report.counts.misses}`);
+      console.log(`randomized plugin audit (${options.update}, ${options.loop} loop): ${report.audited} client-ticks audited (${report.counts.clientTicks} in all), ${report.counts.sends} sends between updates, ${tags.encodes} encodes tag-checked, ${report.counts.soundsAudited} noise deliveries audited; leaks ${report.counts.leaks}, pop-ins ${report.counts.popIns}, misses ${report.counts.misses}, sound leaks ${report.counts.soundLeaks}`);
       expect(report.audited).toBeGreaterThan(SECONDS * 60);
+      expect(report.counts.soundsAudited).toBeGreaterThan(SECONDS * 10);
       expect(tags.wrong.slice(0, 5)).toEqual([]);
       expect(tags.encodes).toBeGreaterThan(60);
       const counters = room.plugins.sightline.counters;
