@@ -45,6 +45,11 @@ if (dirArg === undefined || !existsSync(join(resolve(dirArg), "server"))) {
   console.error("usage: tsx loadtest/bench/againstCheckout.ts <other checkout> [vision|culling|plugin|rays|hearing] [runs]");
   process.exit(2);
 }
+const MODES = ["vision", "culling", "plugin", "rays", "hearing"];
+// A mistyped mode or run count would otherwise run some other bench, or none, and exit 0.
+if (!MODES.includes(which)) throw new RangeError(`againstCheckout mode must be one of ${MODES.join(", ")} (got ${JSON.stringify(which)})`);
+const runs = runsArg.trim() === "" ? NaN : Number(runsArg);
+if (!(Number.isInteger(runs) && runs >= 1)) throw new RangeError(`againstCheckout runs must be a whole number, 1 or more (got ${JSON.stringify(runsArg)})`);
 const other = resolve(dirArg);
 const load = (path: string): Promise<Record<string, any>> => import(join(other, path));
 
@@ -156,8 +161,8 @@ const TICKS = which === "vision" || which === "hearing" ? 500 : 1000;
 const SIDES: Record<string, () => Promise<Side[]>> = { culling: cullingSides, rays: raySides, hearing: hearingSides, vision: visionSides };
 const WARM_UP = 100;
 const root = resolve(import.meta.dirname, "../..");
-for (let r = 0; r < Number(runsArg); r++) {
-  const sides: (Side & { patchMs?: number[] })[] = which === "plugin" ? await pluginSides(other, root) : await (SIDES[which] ?? visionSides)();
+for (let r = 0; r < runs; r++) {
+  const sides: (Side & { patchMs?: number[] })[] = which === "plugin" ? await pluginSides(other, root) : await SIDES[which]!();
   for (let tick = 1; tick <= TICKS; tick++) {
     for (const s of sides) s.step();
     for (let k = 0; k < sides.length; k++) {

@@ -58,6 +58,8 @@ export const DEFAULT_AUDITED_RUN = 0.1;
 export const MAX_PAIRS = 5;
 /** Flags the peers command sets for each run itself. */
 const OWN_FLAGS = ["--server", "--runs", "--label", "--output", "--endpoint"];
+/** The peers command's own flags that take a value. */
+const OWN_VALUE_FLAGS = ["--against", "--pairs", "--max-ratio", "--audited-run", "--results-dir"];
 
 export const PEERS_USAGE = `usage: npm run loadtest:peers -- [--against plain|hearing-off] [--pairs <n>] [--max-ratio <x>] [--audited-run <fraction>] [--results-dir <dir>] [load-test flags]
 
@@ -103,31 +105,39 @@ export function parsePeersArgs(args: readonly string[]): PeersOptions | "help" {
   let auditedRun = DEFAULT_AUDITED_RUN;
   let resultsDir = "docs/results";
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+    // `--pairs 3` and `--pairs=3` alike, as the load test's own parser takes its flags.
+    const eq = args[i]!.startsWith("--") ? args[i]!.indexOf("=") : -1;
+    const arg = eq < 0 ? args[i]! : args[i]!.slice(0, eq);
+    const inline = eq < 0 ? undefined : args[i]!.slice(eq + 1);
     const value = () => {
-      const v = args[++i];
-      if (v === undefined || v.startsWith("--")) throw new UsageError(`${arg} needs a value`);
+      const v = inline ?? args[++i];
+      if (v === undefined || (inline === undefined && v.startsWith("--"))) throw new UsageError(`${arg} needs a value`);
       return v;
     };
+    // A blank value is no number: Number("") is 0, which would pass as "no audited run".
+    const numberOf = (v: string) => (v.trim() === "" ? NaN : Number(v));
     if (arg === "-h" || arg === "--help") return "help";
-    else if (arg === "--against") {
+    else if (inline !== undefined && !OWN_VALUE_FLAGS.includes(arg)) {
+      if (OWN_FLAGS.includes(arg)) throw new UsageError(`${arg} is set by the peers command for each run`);
+      load.push(args[i]!);
+    } else if (arg === "--against") {
       const v = value();
       if (!(BASELINES as readonly string[]).includes(v)) throw new UsageError(`--against must be ${BASELINES.join(" or ")} (got ${JSON.stringify(v)})`);
       against = v as PeerBaseline;
     } else if (arg === "--pairs") {
       const v = value();
-      pairs = Number(v);
+      pairs = numberOf(v);
       if (!(Number.isInteger(pairs) && pairs >= 1 && pairs <= MAX_PAIRS)) throw new UsageError(`--pairs must be a whole number from 1 to ${MAX_PAIRS} (got ${JSON.stringify(v)})`);
     } else if (arg === "--max-ratio") {
       const v = value();
-      maxRatio = Number(v);
+      maxRatio = numberOf(v);
       if (!(Number.isFinite(maxRatio) && maxRatio > 0)) throw new UsageError(`--max-ratio must be a positive number (got ${JSON.stringify(v)})`);
     } else if (arg === "--audited-run") {
       const v = value();
-      auditedRun = Number(v);
+      auditedRun = numberOf(v);
       if (!(Number.isFinite(auditedRun) && auditedRun >= 0 && auditedRun <= 1)) throw new UsageError(`--audited-run must be the share of clients to audit, 0..1 (got ${JSON.stringify(v)})`);
     } else if (arg === "--results-dir") resultsDir = value();
-    else if (OWN_FLAGS.includes(arg.split("=")[0]!)) throw new UsageError(`${arg.split("=")[0]} is set by the peers command for each run`);
+    else if (OWN_FLAGS.includes(arg)) throw new UsageError(`${arg} is set by the peers command for each run`);
     else load.push(arg);
   }
   if (against === "hearing-off") {
@@ -214,7 +224,9 @@ export function formatPeers(pairs: readonly PeerPair[], against: PeerBaseline = 
 export function cpuRatios(pairs: readonly PeerPair[]): (number | undefined)[] {
   const perClient = FIGURES.find((f) => f.label.startsWith("server CPU per client"))!;
   const read = (s: LoadTestSummary | undefined) => (s === undefined ? undefined : num(perClient.read(s)));
-  return pairs.map((p) => ratio(read(p.stealth), read(p.plain)));
+  // A side that reports no CPU at all measured nothing: its ratio is unknown, never a met 0.
+  const spent = (v: number | undefined) => (v === undefined || v <= 0 ? undefined : v);
+  return pairs.map((p) => ratio(spent(read(p.stealth)), spent(read(p.plain))));
 }
 
 /**
@@ -225,8 +237,10 @@ export function pairNotComparable(pair: PeerPair, against: PeerBaseline = "plain
   const why: string[] = [];
   const other = BASELINE_WORDS[against].other;
   for (const side of ["stealth", "plain"] as const) {
-    const cpu = num(pair[side]?.server?.cpuPercentOfCore);
-    if (cpu !== undefined && cpu >= SATURATED_CPU_PERCENT) why.push(`${side === "stealth" ? "ours" : other} at ${cpu.toFixed(1)}% of a core`);
+    // A core is what one process can spend: with several processes, the busiest one is the one to saturate.
+    const server = pair[side]?.server;
+    const cpu = num(server?.processes == null ? server?.cpuPercentOfCore : Math.max(...server.processes.map((p) => p.cpuPercentOfCore)));
+    if (cpu !== undefined && cpu >= SATURATED_CPU_PERCENT) why.push(`${side === "stealth" ? "ours" : other} at ${cpu.toFixed(1)}% of a core${server?.processes == null ? "" : " in its busiest process"}`);
   }
   const ours = num(pair.stealth?.server?.patchRatePerRoom.min);
   const plain = num(pair.plain?.server?.patchRatePerRoom.min);
@@ -239,7 +253,7 @@ export function formatRatioVerdict(pairs: readonly PeerPair[], maxRatio: number,
   const ratios = cpuRatios(pairs);
   const comparable = pairs.map((p) => pairNotComparable(p, against) === undefined);
   const met = ratios.filter((r, i) => r !== undefined && r <= maxRatio && comparable[i]).length;
-  const shown = ratios.map((r, i) => `${r === undefined ? "n/a" : r.toFixed(3)}${comparable[i] ? "" : " (saturated: not comparable)"}`);
+  const shown = ratios.map((r, i) => `${r === undefined ? "n/a" : r.toFixed(3)}${comparable[i] ? "" : " (not comparable)"}`);
   return `CPU per client, ours / ${BASELINE_WORDS[against].column}, by pair: ${shown.join(", ")} (target at most ${maxRatio}: met in ${met} of ${pairs.length} pairs)`;
 }
 

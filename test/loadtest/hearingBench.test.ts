@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_HEARING_BENCH_OPTIONS, hearingBenchOptionsFrom, runHearingBench, type HearingLine } from "../../loadtest/bench/hearing.js";
+import { DEFAULT_HEARING_BENCH_OPTIONS, hearingBenchOptionsFrom, onOffSummary, runHearingBench, type HearingLine } from "../../loadtest/bench/hearing.js";
 
 /**
  * The hearing bench measures something: a short run of both rooms must make noises in every gait, have
@@ -105,6 +105,14 @@ describe("npm run bench -- hearing", () => {
     expect((s.ratio as Record<string, number>).mean).toBeCloseTo(on / off, 2);
   });
 
+  it("judges the target on the unrounded means: 0.66033 against 0.6 ms prints 1.1 and does not hold", () => {
+    const line = (mean: number): HearingLine => ({ msPerTick: { mean, trimmedMean: mean, p50: mean, p99: mean } });
+    const s = onOffSummary("compound", line(0.66), line(0.6), 0.66033, 0.6);
+    expect((s.ratio as Record<string, number>).mean).toBe(1.1);
+    expect(s.holds).toBe(false);
+    expect(onOffSummary("compound", line(0.66), line(0.6), 0.65994, 0.6).holds).toBe(true);
+  });
+
   it("takes its tick counts from the environment", () => {
     expect(hearingBenchOptionsFrom({})).toEqual(DEFAULT_HEARING_BENCH_OPTIONS);
     expect(hearingBenchOptionsFrom({ BENCH_HEARING_TICKS: "40", BENCH_HEARING_WARMUP: "0", BENCH_HEARING_VISION_TICKS: "20", BENCH_HEARING_VISION_WARMUP: "3" })).toEqual({
@@ -112,5 +120,6 @@ describe("npm run bench -- hearing", () => {
     });
     expect(() => hearingBenchOptionsFrom({ BENCH_HEARING_TICKS: "0" })).toThrow(/BENCH_HEARING_TICKS/);
     expect(() => hearingBenchOptionsFrom({ BENCH_HEARING_VISION_WARMUP: "1.5" })).toThrow(/BENCH_HEARING_VISION_WARMUP/);
+    expect(() => hearingBenchOptionsFrom({ BENCH_HEARING_WARMUP: " " })).toThrow(/BENCH_HEARING_WARMUP/);
   });
 });

@@ -73,6 +73,22 @@ describe("npm run loadtest:peers flags", () => {
     expect(refusal("--against", "loud")).toMatch(/--against must be plain or hearing-off/);
   });
 
+  it("takes its own flags as --flag=value too, so the summaries land where they were asked to", () => {
+    const o = parsePeersArgs(["--results-dir=/tmp/elsewhere", "--pairs=3", "--max-ratio=2", "--against=hearing-off", "--audited-run=0", "--clients=40"]) as PeersOptions;
+    expect(o).toMatchObject({ resultsDir: "/tmp/elsewhere", pairs: 3, maxRatio: 2, against: "hearing-off", auditedRun: 0 });
+    expect(parseLoadTestArgs(runArgs(o, "stealth", "a.json"))).toMatchObject({ resultsDir: "/tmp/elsewhere", clients: 40 });
+    expect(refusal("--pairs=0")).toMatch(/--pairs must be a whole number/);
+    expect(refusal("--server=plain")).toMatch(/--server is set by the peers command/);
+  });
+
+  it("refuses a blank number rather than reading it as 0 (a blank --audited-run would skip the audit)", () => {
+    expect(refusal("--audited-run", "")).toMatch(/--audited-run must be the share of clients to audit/);
+    expect(refusal("--audited-run", " ")).toMatch(/--audited-run/);
+    expect(refusal("--audited-run=")).toMatch(/--audited-run/);
+    expect(refusal("--pairs", "")).toMatch(/--pairs must be a whole number/);
+    expect(refusal("--max-ratio", " ")).toMatch(/--max-ratio must be a positive number/);
+  });
+
   it("refuses the flags it sets for each run, and bad load flags before anything starts", () => {
     for (const flag of ["--server", "--runs", "--label", "--output", "--endpoint"]) expect(refusal(flag, "x")).toMatch(new RegExp(`${flag} is set by the peers command`));
     expect(refusal("--clients", "lots")).toMatch(/--clients must be a number/);
@@ -133,7 +149,7 @@ describe("the peers verdict", () => {
   it("against ours with hearing off, names that side in the table, the verdict and the saturation it finds", () => {
     const pairs = [{ stealth: summary(19.9, 8, 84, 300), plain: summary(19.9, 7, 80, 300) }, { stealth: summary(19.9, 8, 95, 300), plain: summary(19.9, 7, 80, 300) }];
     expect(formatPeers(pairs, "hearing-off").split("\n")[0]).toMatch(/^figure\s+ours\s+hearing off\s+ours\/hearing off\s+pair 1: ours \/ hearing off = ratio/);
-    expect(formatRatioVerdict(pairs, 1.1, "hearing-off")).toBe("CPU per client, ours / hearing off, by pair: 1.050, 1.188 (saturated: not comparable) (target at most 1.1: met in 1 of 2 pairs)");
+    expect(formatRatioVerdict(pairs, 1.1, "hearing-off")).toBe("CPU per client, ours / hearing off, by pair: 1.050, 1.188 (not comparable) (target at most 1.1: met in 1 of 2 pairs)");
     expect(peersVerdict(pairs, 1.1, undefined, "hearing-off")).toEqual([
       "pair 2: our CPU per client 1.188 times that of ours with hearing off, above 1.1",
       "pair 2: not comparable (ours at 95.0% of a core)",
@@ -144,11 +160,27 @@ describe("the peers verdict", () => {
   it("does not count a pair whose server was saturated, or where ours sent fewer patches, as meeting the ratio", () => {
     // Both at a full core: our CPU per client cannot rise past the peer's by much, whatever ours costs.
     const saturated = [{ stealth: summary(3, 8, 100.4, 300), plain: summary(17.5, 5, 95.1, 300) }];
-    expect(formatRatioVerdict(saturated, 1.4)).toBe("CPU per client, ours / plain, by pair: 1.056 (saturated: not comparable) (target at most 1.4: met in 0 of 1 pairs)");
+    expect(formatRatioVerdict(saturated, 1.4)).toBe("CPU per client, ours / plain, by pair: 1.056 (not comparable) (target at most 1.4: met in 0 of 1 pairs)");
     expect(peersVerdict(saturated, 1.4)).toEqual(["pair 1: not comparable (ours at 100.4% of a core, the peer at 95.1% of a core, ours sent 3.0 patches a second in its slowest room, the peer 17.5)"]);
     // Under a core, but ours fell behind on patches: it did less of the work the ratio is about.
     const behind = [{ stealth: summary(15, 8, 80, 300), plain: summary(19.9, 5, 60, 300) }];
     expect(peersVerdict(behind, 1.4)).toEqual(["pair 1: not comparable (ours sent 15.0 patches a second in its slowest room, the peer 19.9)"]);
+  });
+
+  it("judges saturation by the busiest process of a side that ran several, not by their sum", () => {
+    // Two processes at 52% and 49% of a core each: 101% summed, and neither saturated.
+    const split = (cpus: number[]): LoadTestSummary => {
+      const s = summary(19.9, 8, cpus.reduce((a, b) => a + b, 0), 300);
+      return { ...s, server: { ...s.server!, processes: cpus.map((c) => ({ cpuPercentOfCore: c })) } } as unknown as LoadTestSummary;
+    };
+    expect(peersVerdict([{ stealth: split([52, 49]), plain: split([50, 46]) }], 1.1, undefined, "hearing-off")).toEqual([]);
+    expect(peersVerdict([{ stealth: split([92, 40]), plain: split([50, 46]) }], 1.5, undefined, "hearing-off")).toEqual(["pair 1: not comparable (ours at 92.0% of a core in its busiest process)"]);
+  });
+
+  it("never counts a side that reports no CPU as a met ratio of 0", () => {
+    const idle = [{ stealth: summary(19.9, 8, 0, 300), plain: summary(20, 5, 60, 300) }];
+    expect(formatRatioVerdict(idle, 1.4)).toBe("CPU per client, ours / plain, by pair: n/a (target at most 1.4: met in 0 of 1 pairs)");
+    expect(peersVerdict(idle, 1.4)).toEqual(["pair 1: no CPU-per-client ratio"]);
   });
 
   it("fails on an audited run that leaked, audited nothing or did not finish, and reports what it audited", () => {
