@@ -10,7 +10,7 @@
  */
 import { getMessageBytes, Protocol } from "@colyseus/core";
 import { checkNoise, Hearing, type Earshot, type Noise } from "sightline";
-import { NoiseDelivery, SoundAudit, ViewCulling, type AuditCounts, type HeardNoiseMessage, type NoiseListener } from "sightline/culling";
+import { NoiseDelivery, SoundAudit, SPOT_WITHIN_METERS, ViewCulling, type AuditCounts, type HeardNoiseMessage, type NoiseListener } from "sightline/culling";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { FOOTSTEPS, PLAYER_SIGHT_RANGE } from "../../shared/gameRules.js";
@@ -106,6 +106,8 @@ export class CompoundRoom {
   private readonly queue: Noise[] = [];
   private readonly batches = new Map<string, HeardNoiseMessage[]>();
   private readonly delivered: Delivered[] = [];
+  /** Where each character is as the culling last had it: a noise's spot is told only near its emitter. */
+  private readonly where = new Map<string, { x: number; y: number }>();
   private readonly walkRandom = seededRandom(WALK_SEED);
 
   /**
@@ -191,10 +193,12 @@ export class CompoundRoom {
       const l = this.listeners[i]!;
       l.x = at.x;
       l.y = at.y;
+      this.place(id, at.x, at.y);
     }
     for (const g of sim.guards) {
       const at = g.body.getPosition();
       culling.moveEntity(g.id, at.x, at.y);
+      this.place(g.id, at.x, at.y);
     }
     culling.update();
     const t2 = performance.now();
@@ -215,7 +219,8 @@ export class CompoundRoom {
         if (team === skipTeam) continue;
         const holdsEmitter = culling.has(client, noise.emitter);
         if (holdsEmitter && whenHidden) continue;
-        const message = this.delivery.messageFor(client, team, holdsEmitter);
+        // As `sendNoise` does: the spot only with a noise made where its emitter stands (not a stone's landing).
+        const message = this.delivery.messageFor(client, team, holdsEmitter && this.nearEmitter(noise));
         if (message === undefined) continue;
         let list = batches.get(client);
         if (list === undefined) batches.set(client, (list = []));
@@ -247,10 +252,24 @@ export class CompoundRoom {
     return { step: t1 - t0, culling: t2 - t1, delivery: t3 - t2 };
   }
 
+  private place(id: string, x: number, y: number): void {
+    const at = this.where.get(id);
+    if (at === undefined) this.where.set(id, { x, y });
+    else {
+      at.x = x;
+      at.y = y;
+    }
+  }
+
+  private nearEmitter(noise: Noise): boolean {
+    const at = this.where.get(noise.emitter);
+    return at !== undefined && Math.hypot(noise.x - at.x, noise.y - at.y) <= SPOT_WITHIN_METERS;
+  }
+
   /** The sound audit of the last tick's deliveries (sample 1: every one), against its team's ears. */
   auditTick(): void {
     for (const d of this.delivered) {
-      this.audit.check(d.client, d.noise, d.message, this.earsOf.get(this.teamOf.get(d.client)!)!, d.holdsEmitter);
+      this.audit.check(d.client, d.noise, d.message, this.earsOf.get(this.teamOf.get(d.client)!)!, d.holdsEmitter, this.where.get(d.noise.emitter));
       const l = this.listeners.find((x) => x.id === d.message.listener)!;
       if (this.probe.hears(d.noise, l.x, l.y, this.probeEar) && !this.probeEar.direct) this.counts.bentDeliveries++;
     }

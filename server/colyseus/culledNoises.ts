@@ -1,10 +1,10 @@
 import { getMessageBytes, Protocol, type Client, type ISendOptions } from "@colyseus/core";
 import { checkNoise, Hearing, type Noise } from "../hearing/hearing.js";
 import { NoiseDelivery, type HeardNoiseMessage, type NoiseListener } from "../culling/noiseDelivery.js";
-import { SoundAudit } from "../culling/soundAudit.js";
+import { SoundAudit, SPOT_WITHIN_METERS } from "../culling/soundAudit.js";
 import type { AuditCounts } from "../culling/cullingAudit.js";
 import type { Occluders } from "../occluders/occluders.js";
-import { fail } from "../../shared/validation/rangeChecks.js";
+import { fail, object } from "../../shared/validation/rangeChecks.js";
 import type { EntityRecord, EntityRegistry } from "./entityRegistry.js";
 import type { SessionViews } from "./sessionViews.js";
 
@@ -43,6 +43,8 @@ export interface NoiseSendOptions {
    */
   whenHidden?: boolean;
 }
+
+const SEND_OPTION_KEYS: readonly string[] = ["toEmitterTeam", "whenHidden"];
 
 /**
  * Routes noises to the clients whose character's team could hear them, resolved just before each patch
@@ -92,10 +94,16 @@ export class CulledNoises {
     checkNoise(noise);
     const emitter = this.entities.get(noise.emitter);
     if (emitter === undefined) fail("SightlinePlugin.sendNoise Noise.emitter", "is not an entity", noise.emitter);
-    if (typeof type !== "string" && typeof type !== "number") fail("SightlinePlugin.sendNoise type", "must be a message type (a string or a number)", type);
+    if (typeof type !== "string" && !(typeof type === "number" && Number.isInteger(type))) fail("SightlinePlugin.sendNoise type", "must be a message type (a string or an integer)", type);
+    object("NoiseSendOptions", options);
+    // A misspelt option would be dropped in silence, and `whenhidden` sends the footsteps it meant to keep back.
+    for (const key of Object.keys(options)) if (!SEND_OPTION_KEYS.includes(key)) fail(`NoiseSendOptions.${key}`, `is not an option (${SEND_OPTION_KEYS.join(", ")})`, options[key as keyof NoiseSendOptions]);
     for (const name of ["toEmitterTeam", "whenHidden"] as const) {
-      if (options?.[name] !== undefined && typeof options[name] !== "boolean") fail(`NoiseSendOptions.${name}`, "must be a boolean", options[name]);
+      if (options[name] !== undefined && typeof options[name] !== "boolean") fail(`NoiseSendOptions.${name}`, "must be a boolean", options[name]);
     }
+    // Where it will travel is settled now, so a room without occluders or a Hearing learns it here, not
+    // at every patch after.
+    this.hearing();
     const skipTeam = options?.toEmitterTeam === true ? undefined : emitter.team;
     // A copy: the caller may reuse its noise object for the next one before the patch.
     this.queue.push({ noise: { x: noise.x, y: noise.y, loudness: noise.loudness, kind: noise.kind, emitter: noise.emitter }, type, skipTeam, whenHidden: options?.whenHidden === true, sent: false });
@@ -108,10 +116,20 @@ export class CulledNoises {
    */
   flush(): void {
     if (this.queue.length === 0) return;
+    this.delivery ??= new NoiseDelivery(this.hearing());
     const queue = this.queue;
     this.queue = this.spare;
     this.spare = queue;
-    this.delivery ??= new NoiseDelivery(this.hearing());
+    // Whatever fails below, the noises of this patch are done with: a queue kept would grow every patch.
+    try {
+      this.deliverAll(queue);
+    } finally {
+      queue.length = 0;
+      this.batches.clear();
+    }
+  }
+
+  private deliverAll(queue: Queued[]): void {
     const listeners = this.listeners;
     listeners.length = 0;
     for (const r of this.entities.all()) if (r.character) listeners.push(r);
@@ -126,7 +144,6 @@ export class CulledNoises {
       }
       batches.clear();
     }
-    queue.length = 0;
   }
 
   private deliver(q: Queued): void {
@@ -147,7 +164,9 @@ export class CulledNoises {
         if (character === undefined || (q.skipTeam !== undefined && character.team === q.skipTeam)) continue;
         holds = this.sessions.has(session.id, noise.emitter);
         if (holds && q.whenHidden) continue;
-        message = delivery.messageFor(character.id, character.team, holds);
+        // Seeing the emitter tells where it is, not where its noise was: a thrown stone lands out of
+        // sight. The spot goes only with a noise made where the emitter stands.
+        message = delivery.messageFor(character.id, character.team, holds && this.atEmitter(noise));
       }
       if (message === undefined) continue;
       let list = this.batches.get(session.id);
@@ -156,8 +175,14 @@ export class CulledNoises {
       this.counts.delivered++;
       if (message.emitter !== undefined) this.counts.named++;
       const audit = character === undefined ? null : this.audit();
-      if (audit !== null && character !== undefined) audit.check(session.id, noise, message, this.earsOf(character), holds);
+      if (audit !== null && character !== undefined) audit.check(session.id, noise, message, this.earsOf(character), holds, this.entities.get(noise.emitter));
     }
+  }
+
+  /** Whether the noise was made within {@link SPOT_WITHIN_METERS} of where its emitter is now. */
+  private atEmitter(noise: Noise): boolean {
+    const at = this.entities.get(noise.emitter);
+    return at !== undefined && Math.hypot(noise.x - at.x, noise.y - at.y) <= SPOT_WITHIN_METERS;
   }
 
   /** Where the characters that hear for `character` are: its team's, or itself alone. */

@@ -83,7 +83,7 @@ export interface SightlineOptions extends Omit<ViewCullingOptions, "onAdd" | "on
   roundTrip?: (sessionId: string) => number | undefined;
   /**
    * What noises sent with {@link SightlinePlugin.sendNoise} travel through: pass the `Hearing` your
-   * guards listen with, so both share its cached sound fields. Default: one built on `occluders` when
+   * guards listen with, so both share its sound grid (built once for the level). Default: one built on `occluders` when
    * the first noise is sent.
    */
   hearing?: Hearing;

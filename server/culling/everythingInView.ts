@@ -31,6 +31,8 @@ export class EverythingInView implements ClientViews {
     nonEmptyString("ViewCulling.addEntity id", id);
     if (this.entities.has(id)) fail("ViewCulling.addEntity id", "is already an entity", id);
     if (entity.character === true && entity.team === undefined) fail("CullingEntity.team", "is required for a character (the team it looks for)", undefined);
+    // As the culling checks it: a room that turns culling off must not take a team the culling refuses.
+    if (entity.team !== undefined) nonEmptyString("CullingEntity.team", entity.team);
     this.entities.set(id, entity.character === true ? entity.team : undefined);
     for (const clientId of this.clients.keys()) this.add(clientId, id);
   }
@@ -44,8 +46,9 @@ export class EverythingInView implements ClientViews {
     if (!this.entities.has(id)) fail("ViewCulling.teleportEntity id", "is not an entity", id);
   }
 
-  setTeam(id: string, _team: string | undefined): void {
+  setTeam(id: string, team: string | undefined): void {
     if (!this.entities.has(id)) fail("ViewCulling.setTeam id", "is not an entity", id);
+    if (team !== undefined) nonEmptyString("ViewCulling.setTeam team", team);
   }
 
   removeEntity(id: string): void {

@@ -8,10 +8,19 @@ import type { HeardNoiseMessage } from "./noiseDelivery.js";
 const SLACK = 1e-6;
 
 /**
+ * How near its emitter a noise must be made for a client that sees the emitter to be told its spot,
+ * meters: about a character's reach (a footstep, a shout, a shot). A noise made farther off (a thrown
+ * stone's landing) is told as to a client that lacks the emitter, a level and a way only: seeing the
+ * thrower says nothing of where the stone fell.
+ */
+export const SPOT_WITHIN_METERS = 1;
+
+/**
  * The truth audit's check of delivered noises: each one (a sample of them) is held against the exact
  * shortest way around the occluders as they are now, from every character of the client's team, and
- * against the client's view. A **sound leak** is a noise no teammate could hear, or one that names an
- * emitter (or gives the noise's position) while the view lacks the emitter. It shares the culling audit's
+ * against the client's view. A **sound leak** is a noise no teammate could hear, one that names an
+ * emitter (or gives the noise's position) while the view lacks the emitter, or one that gives the
+ * position of a noise made away from its emitter. It shares the culling audit's
  * counts and failure list.
  * @internal
  */
@@ -27,9 +36,10 @@ export class SoundAudit {
 
   /**
    * Checks one delivery to `client`: `ears` are where its team's characters are now, `holdsEmitter`
-   * whether its view holds the emitter as the message leaves.
+   * whether its view holds the emitter as the message leaves, `emitterAt` where the emitter is then
+   * (undefined: gone).
    */
-  check(client: string, noise: Noise, message: HeardNoiseMessage, ears: readonly { x: number; y: number }[], holdsEmitter: boolean): void {
+  check(client: string, noise: Noise, message: HeardNoiseMessage, ears: readonly { x: number; y: number }[], holdsEmitter: boolean, emitterAt: { x: number; y: number } | undefined): void {
     // One delivery in every 1 / sample, the first always.
     const n = this.offered++;
     if (Math.floor(n * this.sample) === Math.floor((n - 1) * this.sample) && n > 0) return;
@@ -45,6 +55,9 @@ export class SoundAudit {
     const text = JSON.stringify(message);
     if (!heard) this.leak(`${client} was sent a ${noise.kind} of ${noise.emitter} at (${noise.x.toFixed(2)}, ${noise.y.toFixed(2)}) that its team could not hear: ${text}`);
     else if (!holdsEmitter && (names || text.includes(JSON.stringify(noise.emitter)))) this.leak(`${client} was told of ${noise.emitter}, which its view lacks: ${text}`);
+    else if ((message.x !== undefined || message.y !== undefined) && (emitterAt === undefined || Math.hypot(noise.x - emitterAt.x, noise.y - emitterAt.y) > SPOT_WITHIN_METERS + SLACK)) {
+      this.leak(`${client} was told the spot of a ${noise.kind} made away from ${noise.emitter}, where its view does not reach: ${text}`);
+    }
   }
 
   private leak(detail: string): void {

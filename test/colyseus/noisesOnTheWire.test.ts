@@ -1,6 +1,7 @@
 import type { Room } from "@colyseus/sdk";
 import { describe, expect, it } from "vitest";
 import type { HeardNoiseMessage } from "sightline/colyseus";
+import { encoded } from "sightline/testing";
 import type { FieldRoom } from "../fixtures/fieldRoom.js";
 import { fieldServer, untilPatch } from "../fixtures/fieldServer.js";
 
@@ -80,6 +81,30 @@ describe("noises on the wire", () => {
     // Far beyond earshot of me, 2 m from my teammate, whose sight puts the enemy in my view.
     expect(heard[0]).toMatchObject({ kind: "cough", listener: mate.sessionId, emitter: enemy.sessionId, x: 16, y: 30 });
     expect(heard[0]!.level).toBeCloseTo(1 - 2 / 6, 0);
+    expect(room.plugins.sightline.audit!.counts.soundLeaks).toBe(0);
+  });
+
+  it("a stone an enemy in view throws arrives without its landing spot or the thrower's id", async () => {
+    const room = await server.colyseus.createRoom<FieldRoom>("field", { doorway: true, audit: true });
+    const me = await server.colyseus.connectTo(room, { team: "red", x: 2, y: 10 });
+    const enemy = await server.colyseus.connectTo(room, { team: "blue", x: 6, y: 10 });
+    const heard = earOf(me);
+    expect(await untilPatch(room, () => room.plugins.sightline.has(me.sessionId, enemy.sessionId), 10)).toBe(true);
+    // The stone lands 7.37 m north-west of the thrower, round the corner of the wall from me.
+    enemy.send("noise", { loudness: 20, kind: "stone", dx: 2.371, dy: 7.093 });
+    expect(await untilPatch(room, () => heard.length > 0, 10)).toBe(true);
+    expect(room.plugins.sightline.has(me.sessionId, enemy.sessionId)).toBe(true);
+    server.frames.assertNeverReceived(me, encoded(6 + 2.371, "message"), "the landing's x");
+    server.frames.assertNeverReceived(me, encoded(10 + 7.093, "message"), "the landing's y");
+    const m = heard[0]!;
+    expect(m).toMatchObject({ kind: "stone", listener: me.sessionId });
+    expect(m.emitter).toBeUndefined();
+    expect(m.x).toBeUndefined();
+    expect(m.y).toBeUndefined();
+    // A shout where the thrower stands still comes with its spot: the view holds it there anyway.
+    enemy.send("noise", { loudness: 20, kind: "shout" });
+    expect(await untilPatch(room, () => heard.some((h) => h.kind === "shout"), 10)).toBe(true);
+    expect(heard.find((h) => h.kind === "shout")).toMatchObject({ emitter: enemy.sessionId, x: 6, y: 10 });
     expect(room.plugins.sightline.audit!.counts.soundLeaks).toBe(0);
   });
 

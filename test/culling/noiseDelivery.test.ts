@@ -63,7 +63,8 @@ describe("noise delivery", () => {
             const m = delivery.messageFor(l.id, l.team, holds);
             if (m === undefined) continue;
             const ears = listeners.filter((o) => o.id === l.id || (l.team !== undefined && o.team === l.team));
-            audit.check(l.id, noise, m, ears, holds);
+            // The emitter makes its noise where it stands.
+            audit.check(l.id, noise, m, ears, holds, { x: noise.x, y: noise.y });
           }
           expect(failures).toEqual([]);
           expect(c.soundLeaks).toBe(0);
@@ -79,13 +80,87 @@ describe("noise delivery", () => {
     const audit = new SoundAudit(level(true), c, failures, 1);
     const noise: Noise = { x: 13, y: 9, loudness: 8, kind: "footstep", emitter: "thief" };
     // Behind the shut door: not in earshot by any way.
-    audit.check("me", noise, { kind: "footstep", level: 0.5, dir: 0, listener: "me" }, [{ x: 8, y: 9 }], false);
+    audit.check("me", noise, { kind: "footstep", level: 0.5, dir: 0, listener: "me" }, [{ x: 8, y: 9 }], false, { x: 13, y: 9 });
     // In earshot (same side), but naming an emitter the view lacks.
-    audit.check("me", noise, { kind: "footstep", level: 0.5, dir: 0, listener: "me", emitter: "thief", x: 13, y: 9 }, [{ x: 14, y: 9 }], false);
+    audit.check("me", noise, { kind: "footstep", level: 0.5, dir: 0, listener: "me", emitter: "thief", x: 13, y: 9 }, [{ x: 14, y: 9 }], false, { x: 13, y: 9 });
     // Fine: in earshot, nothing named.
-    audit.check("me", noise, { kind: "footstep", level: 0.5, dir: 0, listener: "me" }, [{ x: 14, y: 9 }], false);
+    audit.check("me", noise, { kind: "footstep", level: 0.5, dir: 0, listener: "me" }, [{ x: 14, y: 9 }], false, { x: 13, y: 9 });
     expect(c).toMatchObject({ soundLeaks: 2, soundsAudited: 3 });
     expect(failures[0]).toMatch(/could not hear/);
     expect(failures[1]).toMatch(/view lacks/);
+  });
+});
+
+describe("noise delivery keeps teams apart, and refuses what it cannot place", () => {
+  const step: Noise = { x: 0, y: 0, loudness: 8, kind: "footstep", emitter: "thief" };
+
+  it("a loner whose id is some team's name does not hear through that team's ears, nor the team through its", () => {
+    const delivery = new NoiseDelivery(new Hearing(new Occluders()));
+    // "b" of team "A" stands a meter from the noise; the loner "A" 70 m away.
+    expect(delivery.hear(step, [{ id: "b", team: "A", x: 1, y: 0 }, { id: "A", team: undefined, x: 50, y: 50 }])).toBe(true);
+    expect(delivery.messageFor("A", undefined, false)).toBeUndefined();
+    expect(delivery.messageFor("b", "A", false)).toMatchObject({ listener: "b" });
+    // The other way round: the loner hears, team "A" (far off) does not.
+    expect(delivery.hear(step, [{ id: "A", team: undefined, x: 1, y: 0 }, { id: "b", team: "A", x: 50, y: 50 }])).toBe(true);
+    expect(delivery.messageFor("b", "A", false)).toBeUndefined();
+    expect(delivery.messageFor("A", undefined, false)).toMatchObject({ listener: "A" });
+  });
+
+  it("names the emitter only for a holdsEmitter of true, and refuses anything but a boolean", () => {
+    const delivery = new NoiseDelivery(new Hearing(new Occluders()));
+    delivery.hear(step, [{ id: "b", team: "red", x: 1, y: 0 }]);
+    for (const truthy of ["no", {}, 1]) {
+      expect(() => delivery.messageFor("b", "red", truthy as never)).toThrow(RangeError);
+      expect(() => delivery.messageFor("b", "red", truthy as never)).toThrow(/NoiseDelivery\.messageFor holdsEmitter must be a boolean/);
+    }
+    expect(delivery.messageFor("b", "red", false)).not.toHaveProperty("emitter");
+    expect(delivery.messageFor("b", "red", true)).toMatchObject({ emitter: "thief", x: 0, y: 0 });
+  });
+
+  it("needs a Hearing", () => {
+    expect(() => new NoiseDelivery(undefined as never)).toThrow(RangeError);
+    expect(() => new NoiseDelivery({} as never)).toThrow(/NoiseDelivery hearing must be a Hearing/);
+  });
+
+  it.each([
+    ["NoiseListener.x", { id: "g", team: "red", x: Number.NaN, y: 0 }],
+    ["NoiseListener.y", { id: "g", team: "red", x: 1, y: Infinity }],
+    ["NoiseListener.id", { id: "", team: "red", x: 1, y: 0 }],
+    ["NoiseListener.id", { id: 7, team: "red", x: 1, y: 0 }],
+    ["NoiseListener.team", { id: "g", team: "", x: 1, y: 0 }],
+    ["NoiseListener.team", { id: "g", team: null, x: 1, y: 0 }],
+    ["NoiseListener", null],
+  ])("a listener with a bad %s is refused, naming it, and what the last noise said still stands", (field, bad) => {
+    const delivery = new NoiseDelivery(new Hearing(new Occluders()));
+    delivery.hear(step, [{ id: "b", team: "red", x: 1, y: 0 }]);
+    const told = delivery.messageFor("b", "red", false);
+    expect(told).toMatchObject({ kind: "footstep", listener: "b" });
+    const thud: Noise = { x: 2, y: 0, loudness: 10, kind: "thud", emitter: "thief" };
+    // The first listener hears the thud before the bad one comes: it must not count either.
+    expect(() => delivery.hear(thud, [{ id: "c", team: "red", x: 2, y: 1 }, bad as never])).toThrow(RangeError);
+    expect(() => delivery.hear(thud, [{ id: "c", team: "red", x: 2, y: 1 }, bad as never])).toThrow(new RegExp(`^${field.replace(".", "\\.")} `));
+    expect(delivery.messageFor("b", "red", false)).toEqual(told);
+  });
+
+  it("a listener list that is not one, or a bad noise, is refused before the last noise is forgotten", () => {
+    const delivery = new NoiseDelivery(new Hearing(new Occluders()));
+    delivery.hear(step, [{ id: "b", team: "red", x: 1, y: 0 }]);
+    const told = delivery.messageFor("b", "red", true);
+    expect(() => delivery.hear({ ...step, kind: "thud" }, null as never)).toThrow(/NoiseDelivery\.hear listeners must be an iterable/);
+    expect(() => delivery.hear({ ...step, kind: "thud" }, 5 as never)).toThrow(RangeError);
+    expect(() => delivery.hear({ ...step, x: Number.NaN }, [])).toThrow(/Noise\.x/);
+    expect(() => delivery.hear(step, [], "" as never)).toThrow(/NoiseDelivery\.hear deafTeam/);
+    expect(delivery.messageFor("b", "red", true)).toEqual(told);
+  });
+
+  it("listeners may come from a generator, walked once", () => {
+    const delivery = new NoiseDelivery(new Hearing(new Occluders()));
+    function* characters(): Generator<NoiseListener> {
+      yield { id: "b", team: "red", x: 1, y: 0 };
+      yield { id: "c", team: undefined, x: 0, y: 2 };
+    }
+    expect(delivery.hear(step, characters())).toBe(true);
+    expect(delivery.messageFor("b", "red", false)).toMatchObject({ listener: "b", level: 7 / 8 });
+    expect(delivery.messageFor("c", undefined, false)).toMatchObject({ listener: "c", level: 6 / 8 });
   });
 });

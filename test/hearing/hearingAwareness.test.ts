@@ -120,4 +120,22 @@ describe("hearing in the awareness model", () => {
     expect(() => new AwarenessModel({ hearingCeiling: 0 })).toThrow(/AwarenessOptions\.hearingCeiling/);
     expect(() => new AwarenessModel({ hearingFill: -1 })).toThrow(/AwarenessOptions\.hearingFill/);
   });
+
+  it("refuses a heard list or sightings that are not lists, naming the parameter, and the model does not move", () => {
+    const model = new AwarenessModel();
+    const twin = new AwarenessModel();
+    for (const m of [model, twin]) m.step(0, DT, [seen(5, 5)], [heard(0.8)]);
+    for (const notAList of [null, 5, {}]) {
+      expect(() => model.step(1, DT, [seen(5, 5)], notAList as never)).toThrow(RangeError);
+      expect(() => model.step(1, DT, [seen(5, 5)], notAList as never)).toThrow(/^AwarenessModel\.step heard must be/);
+      expect(() => model.step(1, DT, notAList as never, [heard(0.8)])).toThrow(/^AwarenessModel\.step sightings must be/);
+    }
+    // As if the refused steps never came: the same levels, and the same clock (decay would show a skew).
+    for (let t = 1; t < 80; t++) {
+      const noises = t % 10 === 0 ? [heard(0.5)] : [];
+      expect(model.step(t, DT, [], noises)).toEqual(twin.step(t, DT, [], noises));
+      expect(model.level("guard", "thief")).toBe(twin.level("guard", "thief"));
+    }
+    expect(model.state("guard")).toBe(twin.state("guard"));
+  });
 });

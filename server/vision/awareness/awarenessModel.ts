@@ -10,9 +10,9 @@
  * (`types.ts`), the meter law (`meterLaw.ts`), its records (`records.ts`) and the checks of what it is
  * given (`validation.ts`) sit beside it.
  */
-import { integer, positive } from "../../../shared/validation/rangeChecks.js";
+import { fail, integer, positive } from "../../../shared/validation/rangeChecks.js";
 import type { AwarenessOptions, DetectionEvent, DetectionEventType, Explanation, Heard, JudgedPoses, ObserverState, Sense, Sighting } from "./types.js";
-import { checkHeard, checkSighting, resolveOptions, type ResolvedOptions } from "./validation.js";
+import { checkHeard, checkSighting, iterable, resolveOptions, type ResolvedOptions } from "./validation.js";
 import { fillPerNoise, fillPerSecond, levelAt, TIME_EPS, zeroAt, type FillFactors } from "./meterLaw.js";
 import { FillLogs } from "./fillLog.js";
 import { dropCalmPairs, dueTime, mostAware, ObserverRecord, ownsPair, Pair, pairOf } from "./records.js";
@@ -66,15 +66,19 @@ export class AwarenessModel {
   /**
    * Advances every meter by `dt` seconds. `sightings` are all the (observer, target) pairs seen during
    * this step; pairs not listed count as unseen. `heard` are the noises observers heard this step (from a
-   * `Hearing`): each raises its (observer, emitter) meter by `hearingFill` x how loud it still was, up to
-   * `hearingCeiling`, and sets the last-known position to where the noise was; a pair also seen this step
-   * keeps its sighting. Returns the events of this step in order (a shared empty array when there are
-   * none: do not mutate it). A malformed sighting or heard noise throws a RangeError naming the field,
-   * and nothing changes.
+   * `Hearing`; undefined: none): each raises its (observer, emitter) meter by `hearingFill` x how loud it
+   * still was (`level`) x its `salience` x the observer's `stateFactor`, up to `hearingCeiling`, and sets
+   * the last-known position to where the noise was; a pair also seen this step keeps its sighting.
+   * Returns the events of this step in order (a shared empty array when there are none: do not mutate
+   * it). A malformed sighting or heard noise, or a `sightings` or `heard` that is not iterable, throws a
+   * RangeError naming the field, and nothing changes.
    */
   step(tick: number, dt: number, sightings: Iterable<Sighting>, heardNoises?: Iterable<Heard>): readonly DetectionEvent[] {
     integer("AwarenessModel.step tick", tick, -Infinity);
     positive("AwarenessModel.step dt", dt, "seconds");
+    // Arrays, the usual case, skip the iterable test; `null` is not "no noises": only undefined is.
+    if (!Array.isArray(sightings) && !iterable(sightings)) fail("AwarenessModel.step sightings", "must be an iterable of Sighting", sightings);
+    if (heardNoises !== undefined && !Array.isArray(heardNoises) && !iterable(heardNoises)) fail("AwarenessModel.step heard", "must be an iterable of Heard, or undefined", heardNoises);
     const list = Array.isArray(sightings) ? (sightings as Sighting[]) : [...sightings];
     for (let i = 0; i < list.length; i++) checkSighting(list[i]!);
     const heard = heardNoises === undefined ? undefined : Array.isArray(heardNoises) ? (heardNoises as Heard[]) : [...heardNoises];

@@ -134,7 +134,10 @@ export interface Explanation {
   fills: ExplainedFill[];
 }
 
-/** Rates, thresholds and windows of the model; every field optional, defaults in `DEFAULT_AWARENESS_OPTIONS`. */
+/**
+ * Rates, thresholds and windows of the model; every field optional (undefined: the default), defaults in
+ * `DEFAULT_AWARENESS_OPTIONS`. A key that is none of these is refused with a RangeError naming it.
+ */
 export interface AwarenessOptions {
   /** Fill per second at `referenceDistance`, dead centre, idle observer, fully visible target. */
   fillRate?: number;
@@ -150,12 +153,16 @@ export interface AwarenessOptions {
   peripherySlowdown?: number;
   /** Fill multiplier when the target is sensed only through the proximity sense. */
   proximityFactor?: number;
-  /** Fill multipliers by observer state: an alerted guard acquires faster. */
+  /**
+   * Fill multipliers by observer state (each > 0), by sight and by ear: an alerted guard acquires faster.
+   * A state left out (or undefined) keeps its default: idle 1, suspicious 1.5, alerted 3, searching 2; a
+   * key that is not a state is refused.
+   */
   stateFactor?: Partial<Record<ObserverState, number>>;
   /**
    * Meter raised by one noise heard at full loudness by an idle observer; scaled by how loud it still was
-   * (`Heard.level`) and by `stateFactor`. Per noise, not per second: a gait that makes more footsteps a
-   * second fills faster.
+   * (`Heard.level`), by its `Heard.salience` and by `stateFactor`. Per noise, not per second: a gait that
+   * makes more footsteps a second fills faster.
    */
   hearingFill?: number;
   /**

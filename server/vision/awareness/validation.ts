@@ -35,24 +35,39 @@ export type ResolvedOptions = Omit<Required<AwarenessOptions>, "stateFactor" | "
   check: SightingCheck | null;
 };
 
-/** Fills in the defaults; a RangeError naming the first bad field. @internal */
+type NumberOption = Exclude<keyof typeof DEFAULT_AWARENESS_OPTIONS, "stateFactor" | "explain">;
+
+const NUMBER_OPTIONS = Object.keys(DEFAULT_AWARENESS_OPTIONS).filter((k) => k !== "stateFactor" && k !== "explain") as NumberOption[];
+/**
+ * Every key of {@link AwarenessOptions}: one outside it is a typo that would leave its default in silence.
+ * `satisfies`: an option added to the type but not here fails to compile rather than be refused.
+ */
+const OPTION_KEYS: readonly string[] = Object.keys({ ...DEFAULT_AWARENESS_OPTIONS, onEvent: null, check: null } satisfies Record<keyof AwarenessOptions, unknown>);
+const STATES = Object.keys(DEFAULT_AWARENESS_OPTIONS.stateFactor) as ObserverState[];
+
+/** Fills in the defaults (an option left undefined takes its own); a RangeError naming the first bad field. @internal */
 export function resolveOptions(options: AwarenessOptions): ResolvedOptions {
   object("AwarenessOptions", options);
+  unknownKeys("AwarenessOptions", options, OPTION_KEYS, "an option");
   const d = DEFAULT_AWARENESS_OPTIONS;
-  const r: ResolvedOptions = {
-    ...d,
-    ...options,
-    stateFactor: { ...d.stateFactor, ...(options.stateFactor ?? {}) },
-    onEvent: options.onEvent ?? null,
-    check: options.check ?? null,
-  } as ResolvedOptions;
+  // Field by field, and only undefined means the default: a spread let an explicit undefined overwrite
+  // its default; a null is refused below, as any other wrong type.
+  const numbers = {} as Record<NumberOption, number>;
+  for (const k of NUMBER_OPTIONS) numbers[k] = options[k] === undefined ? d[k] : options[k];
+  const stateFactor: Record<ObserverState, number> = { ...d.stateFactor };
+  if (options.stateFactor !== undefined) {
+    object("AwarenessOptions.stateFactor", options.stateFactor, "of fill multipliers by state { idle, suspicious, alerted, searching }");
+    unknownKeys("AwarenessOptions.stateFactor", options.stateFactor, STATES, "a state");
+    for (const state of STATES) if (options.stateFactor[state] !== undefined) stateFactor[state] = options.stateFactor[state];
+  }
+  const r: ResolvedOptions = { ...numbers, stateFactor, explain: options.explain === undefined ? d.explain : options.explain, onEvent: options.onEvent ?? null, check: options.check ?? null };
   for (const k of ["fillRate", "referenceDistance", "minDistance", "decayRate", "lostAfterSeconds", "searchSeconds"] as const) positive(`AwarenessOptions.${k}`, r[k]);
   for (const k of ["distanceExponent", "graceSeconds", "noticeRearmSeconds"] as const) nonNegative(`AwarenessOptions.${k}`, r[k]);
   for (const k of ["rangeEdgeSlowdown", "peripherySlowdown", "proximityFactor"] as const) fraction(`AwarenessOptions.${k}`, r[k]);
   fraction("AwarenessOptions.suspiciousAt", r.suspiciousAt, "()");
   nonNegative("AwarenessOptions.hearingFill", r.hearingFill);
   fraction("AwarenessOptions.hearingCeiling", r.hearingCeiling, "(]");
-  for (const [state, v] of Object.entries(r.stateFactor)) positive(`AwarenessOptions.stateFactor.${state}`, v);
+  for (const state of STATES) positive(`AwarenessOptions.stateFactor.${state}`, r.stateFactor[state]);
   if (r.onEvent !== null) func("AwarenessOptions.onEvent", r.onEvent, "(event) => void");
   if (r.check !== null) {
     object("AwarenessOptions.check", r.check, "a SightingCheck { holds(sighting, poses) }");
@@ -61,6 +76,20 @@ export function resolveOptions(options: AwarenessOptions): ResolvedOptions {
   if (typeof r.explain !== "boolean") fail("AwarenessOptions.explain", "must be a boolean", r.explain);
   integer("AwarenessOptions.explainFills", r.explainFills, 1, 10_000, "steps");
   return r;
+}
+
+/** Refuses the first own key of `value` outside `known`, naming the one it most likely meant. */
+function unknownKeys(owner: string, value: object, known: readonly string[], what: string): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const meant = known.find((k) => k.toLowerCase() === key.toLowerCase());
+    fail(`${owner}.${key}`, `is not ${what} (${meant === undefined ? known.join(", ") : `did you mean ${meant}?`})`, (value as Record<string, unknown>)[key]);
+  }
+}
+
+/** Whether `value` can be walked with `for...of` (`null` and `undefined` cannot). @internal */
+export function iterable(value: unknown): boolean {
+  return value !== null && value !== undefined && typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
 }
 
 /** Throws a RangeError naming the first bad field. No closures: it runs for every sighting of every step. @internal */
