@@ -89,6 +89,21 @@ describe("noise delivery", () => {
     expect(failures[0]).toMatch(/could not hear/);
     expect(failures[1]).toMatch(/view lacks/);
   });
+
+  it("the audit counts the spot of a stone that landed away from its thrower as a sound leak, even to a client that sees the thrower", () => {
+    const c = counts();
+    const failures: string[] = [];
+    const audit = new SoundAudit(level(true), c, failures, 1);
+    const stone: Noise = { x: 14, y: 6, loudness: 10, kind: "thud", emitter: "thief" };
+    const told = { kind: "thud", level: 0.5, dir: 0, listener: "me", emitter: "thief", x: 14, y: 6 };
+    // The thrower stands 3 m from where the stone fell: its spot is news the view does not carry.
+    audit.check("me", stone, told, [{ x: 14, y: 9 }], true, { x: 14, y: 9 });
+    // Named where it stands (within a meter), the same message is fine; a gone thrower is no excuse.
+    audit.check("me", stone, told, [{ x: 14, y: 9 }], true, { x: 14.5, y: 6.5 });
+    audit.check("me", stone, told, [{ x: 14, y: 9 }], true, undefined);
+    expect(c).toMatchObject({ soundLeaks: 2, soundsAudited: 3 });
+    expect(failures[0]).toMatch(/spot of a thud made away from thief/);
+  });
 });
 
 describe("noise delivery keeps teams apart, and refuses what it cannot place", () => {
