@@ -1,6 +1,6 @@
 import { median } from "../bench/percentile.js";
 import { parseLoadTestArgs, UsageError } from "../options.js";
-import type { LoadTestSummary } from "../report/summary.js";
+import { GENERATOR_SATURATED_LAG_MS, type LoadTestSummary } from "../report/summary.js";
 
 /**
  * The capacity load, without its targets and results naming: what `npm run loadtest:peers` runs by default.
@@ -241,6 +241,11 @@ export function pairNotComparable(pair: PeerPair, against: PeerBaseline = "plain
     const server = pair[side]?.server;
     const cpu = num(server?.processes == null ? server?.cpuPercentOfCore : Math.max(...server.processes.map((p) => p.cpuPercentOfCore)));
     if (cpu !== undefined && cpu >= SATURATED_CPU_PERCENT) why.push(`${side === "stealth" ? "ours" : other} at ${cpu.toFixed(1)}% of a core${server?.processes == null ? "" : " in its busiest process"}`);
+  }
+  // A saturated load generator sends its inputs late: the server it drives does less than the load says.
+  for (const side of ["stealth", "plain"] as const) {
+    const lag = num(pair[side]?.generator?.loopLagP99Ms);
+    if (lag !== undefined && lag > GENERATOR_SATURATED_LAG_MS) why.push(`the load generator of ${side === "stealth" ? "ours" : other} lagging ${lag.toFixed(1)} ms (p99)`);
   }
   const ours = num(pair.stealth?.server?.patchRatePerRoom.min);
   const plain = num(pair.plain?.server?.patchRatePerRoom.min);

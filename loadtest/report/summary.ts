@@ -76,6 +76,12 @@ export interface LoadTestSummary {
   generator: RunRecord["generator"];
 }
 
+/**
+ * The load generator's loop-lag p99 above which it counts as saturated, ms: its bots then send late and
+ * read late, so the rates and round trips it reports are partly its own.
+ */
+export const GENERATOR_SATURATED_LAG_MS = 50;
+
 /** Turns a run's raw record into the report; `ok` is false for anything that must fail the run. */
 export function summarize(run: RunRecord): LoadTestSummary {
   const measured = run.measuredSeconds;

@@ -1,5 +1,5 @@
 import type { Spread } from "./quantiles.js";
-import type { LoadTestSummary } from "./summary.js";
+import { GENERATOR_SATURATED_LAG_MS, type LoadTestSummary } from "./summary.js";
 import { TARGETS } from "./targets.js";
 
 /** The report as an aligned two-column table (what `npm run loadtest` prints). */
@@ -74,7 +74,7 @@ export function formatTable(s: LoadTestSummary): string {
       add(`process ${p.processId}`, `${p.rooms} rooms, ${p.clients} clients, ${p.guards} guards; CPU ${p.cpuPercentOfCore}% (${p.cpuMsPerClientSecond} ms per client per s); lag p99 ${p.loopLagMs.p99} ms, max ${p.loopLagMs.max} ms; patch rate min ${p.patchRateMin}; join p99 ${p.joinP99Ms} ms; leaks / pop-ins / misses / sound leaks ${p.leaks} / ${p.popIns} / ${p.misses} / ${p.soundLeaks ?? 0}`);
     }
   }
-  add("load generator", `${s.generator.cpuPercentOfCore}% of a core, loop lag p99 ${s.generator.loopLagP99Ms} ms${s.generator.loopLagP99Ms > 50 ? " (saturated: its round trips and rates are partly its own)" : ""}`);
+  add("load generator", `${s.generator.cpuPercentOfCore}% of a core, loop lag p99 ${s.generator.loopLagP99Ms} ms${s.generator.loopLagP99Ms > GENERATOR_SATURATED_LAG_MS ? " (saturated: its round trips and rates are partly its own)" : ""}`);
   const width = Math.max(...rows.map(([label]) => label.length));
   return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join("\n");
 }

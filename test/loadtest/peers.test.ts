@@ -177,6 +177,11 @@ describe("the peers verdict", () => {
     expect(peersVerdict([{ stealth: split([92, 40]), plain: split([50, 46]) }], 1.5, undefined, "hearing-off")).toEqual(["pair 1: not comparable (ours at 92.0% of a core in its busiest process)"]);
   });
 
+  it("does not count a pair whose load generator was saturated: its bots drove less than the load", () => {
+    const lagging = { ...summary(19.9, 8, 60, 300), generator: { cpuPercentOfCore: 98, loopLagP99Ms: 120 } } as unknown as LoadTestSummary;
+    expect(peersVerdict([{ stealth: lagging, plain: summary(20, 5, 50, 300) }], 1.4)).toEqual(["pair 1: not comparable (the load generator of ours lagging 120.0 ms (p99))"]);
+  });
+
   it("never counts a side that reports no CPU as a met ratio of 0", () => {
     const idle = [{ stealth: summary(19.9, 8, 0, 300), plain: summary(20, 5, 60, 300) }];
     expect(formatRatioVerdict(idle, 1.4)).toBe("CPU per client, ours / plain, by pair: n/a (target at most 1.4: met in 0 of 1 pairs)");
