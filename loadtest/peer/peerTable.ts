@@ -74,8 +74,10 @@ for leaks, pop-ins, misses and sound leaks: not part of the ratio. Each run's su
 and ...-peers-stealth-audited-run1.json; then one table sets our figures beside the peer's, with ours/plain.
 The result is ok only when every run was, the audited run found nothing, and in every pair our CPU per
 client was at most --max-ratio (default ${DEFAULT_MAX_RATIO}) times the peer's, with neither server at
-${SATURATED_CPU_PERCENT}% of a core or more and our slowest room at ${MIN_PATCH_RATE_SHARE * 100}% of the peer's patch rate or more (else the
-ratio does not compare like with like: a saturated server's CPU cannot grow with its cost).
+${SATURATED_CPU_PERCENT}% of a core or more (a side's busiest process, with --processes), our slowest room at
+${MIN_PATCH_RATE_SHARE * 100}% of the peer's patch rate or more, and neither load generator's loop-lag p99 above
+${GENERATOR_SATURATED_LAG_MS} ms (else the ratio does not compare like with like: a saturated server's CPU cannot
+grow with its cost, and a saturated generator drives less than the load).
 
 --against hearing-off sets ours against ours with rooms made deaf instead (--hearing off: no noise, deaf
 guards, no distractions thrown), both sides with doors and smoke (--level-play on unless given) and the audit off, and
