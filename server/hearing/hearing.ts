@@ -4,11 +4,14 @@
  */
 import { World } from "planck";
 import { Occluders } from "../occluders/occluders.js";
-import { EVERY_CATEGORY } from "../planck/fixtureOpacity.js";
-import { fail, finite, nonEmptyString, object, positive } from "../../shared/validation/rangeChecks.js";
+import type { PackedOccluders } from "../occluders/packedOccluders.js";
+import { checkOpaqueMask, EVERY_CATEGORY } from "../planck/fixtureOpacity.js";
+import { fail, finite, inRange, nonEmptyString, object, positive } from "../../shared/validation/rangeChecks.js";
 import { SoundSearch } from "./soundSearch.js";
-import { SoundGrid } from "./soundGrid.js";
+import { NEIGHBOURS, SoundGrid } from "./soundGrid.js";
+import { TautWay } from "./tautWay.js";
 import { PieceDetour, UNDECIDED } from "./pieceDetour.js";
+import { WayOut } from "./wayOut.js";
 
 /** A noise: where, how far it carries, what it was and who made it. */
 export interface Noise {
@@ -31,18 +34,23 @@ export interface Earshot {
   /**
    * Meters the sound travelled to the listener: the straight line when nothing stops sound along it;
    * otherwise a path around what does, never shorter than the shortest one (a few percent longer; see
-   * docs/hearing.md).
+   * docs/hearing.md). A noise or listener inside a wall or pillar is heard by way of the nearest point of
+   * its outline, the way counted from the end itself (see {@link Hearing}).
    */
   distance: number;
   /** How loud it still is at the listener, in (0, 1]: 1 - distance / loudness. */
   level: number;
   /**
    * Unit vector from the listener toward where the sound comes from: the noise itself when the straight
-   * line is clear, otherwise the way its path reaches the listener (a doorway, a corridor's mouth).
+   * line is clear, otherwise the way its path reaches the listener (a doorway, a corridor's mouth). For a
+   * listener inside a piece, the way from where it leaves the piece.
    */
   dirX: number;
   dirY: number;
-  /** Whether the straight line was clear (the listener could place the noise exactly). */
+  /**
+   * Whether the straight line was clear (the listener could place the noise exactly); false whenever the
+   * noise or the listener was inside a piece, whose outline the way then starts from.
+   */
   direct: boolean;
 }
 
@@ -60,7 +68,8 @@ export interface HearingOptions {
 /** Defaults of {@link HearingOptions}. */
 export const DEFAULT_HEARING_OPTIONS = Object.freeze({ cellSize: 0.5 });
 
-const NEIGHBOURS: readonly (readonly [number, number])[] = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, 1], [1, -1], [-1, -1]];
+/** The fields of {@link HearingOptions}: any other is a typo, refused. */
+const OPTION_FIELDS: readonly string[] = Object.keys({ cellSize: null, opaqueMask: null } satisfies Record<keyof HearingOptions, null>);
 
 /**
  * Who hears what, through a level's geometry. A noise carries `loudness` meters of path: in the open
@@ -74,6 +83,11 @@ const NEIGHBOURS: readonly (readonly [number, number])[] = [[1, 0], [-1, 0], [0,
  * from the noise's cell to the listener's, gives the way around, pulled taut with rays. Every distance it
  * reports is a real path, never shorter than the true shortest one: it may deny a noise at the very edge
  * of earshot, it never grants one that is out of it.
+ *
+ * A noise or a listener inside a piece that stops sound (a body pressed into a wall, a noise made in a
+ * pillar) does not hear or carry through it: its way starts at the nearest point of the piece's outline,
+ * and is counted from the end itself, so a listener 1 cm inside a wall's face hears as one at the face
+ * would, 1 cm further. The same for noise and listener, and the same rule as the audit's exact answer.
  *
  * Works on the `Occluders` of `sightline/occluders` (following doors and walls as they change) or on the
  * static fixtures of a planck `World` (a snapshot, like `Occluders.fromWorld`).
@@ -97,19 +111,23 @@ export class Hearing {
   /** Of those, the ones settled by the way round the few pieces in the way (no grid search). */
   private roundPieces = 0;
   private readonly pieceDetour = new PieceDetour();
-  /** The way of a bent sound, reused: the listener, cell centres down the search, the noise. */
-  private wayX = new Float64Array(256);
-  private wayY = new Float64Array(256);
+  private readonly tautWay = new TautWay();
+  private readonly wayOut = new WayOut();
+  /** The cell {@link entry} found. */
+  private entryC = 0;
+  private entryR = 0;
 
-  /** @throws RangeError naming the field for a bad level or option */
+  /** @throws RangeError naming the field for a bad level, a bad option or an unknown one */
   constructor(level: Occluders | World, options: HearingOptions = {}) {
     object("HearingOptions", options);
+    for (const key of Object.keys(options)) if (!OPTION_FIELDS.includes(key)) fail(`HearingOptions.${key}`, `is not an option (${OPTION_FIELDS.join(", ")})`, (options as Record<string, unknown>)[key]);
     this.cellSize = options.cellSize === undefined ? DEFAULT_HEARING_OPTIONS.cellSize : positive("HearingOptions.cellSize", options.cellSize, "meters");
     if (level instanceof Occluders) {
       if (options.opaqueMask !== undefined) fail("HearingOptions.opaqueMask", "applies to a planck World only", options.opaqueMask);
       this.occluders = level;
     } else if (level instanceof World) {
-      this.occluders = Occluders.fromWorld(level, { opaqueMask: options.opaqueMask ?? EVERY_CATEGORY });
+      const opaqueMask = options.opaqueMask === undefined ? EVERY_CATEGORY : checkOpaqueMask("HearingOptions.opaqueMask", options.opaqueMask);
+      this.occluders = Occluders.fromWorld(level, { opaqueMask });
     } else fail("Hearing level", "must be an Occluders (from sightline/occluders) or a planck World", level);
     this.grid = new SoundGrid(this.occluders, this.cellSize);
     this.search = new SoundSearch(this.grid);
@@ -117,21 +135,29 @@ export class Hearing {
 
   /**
    * Whether a listener at (x, y), meters, hears `noise`; if so, `out` says how loud and from where.
-   * @throws RangeError naming the field of a malformed noise or position
+   * @throws RangeError naming the field of a malformed noise, position or `out` (nothing counted then)
    */
   hears(noise: Noise, x: number, y: number, out: Earshot): boolean {
     checkNoise(noise);
     finite("Hearing.hears x", x, "meters");
     finite("Hearing.hears y", y, "meters");
+    object("Hearing.hears out", out, "(an Earshot)");
     return this.listen(noise.x, noise.y, noise.loudness, x, y, out);
   }
 
   /**
-   * Meters sound travels from (ax, ay) to (bx, by) around what stops it, or Infinity if that is more than
-   * `maxDistance` (or no way exists).
+   * Meters sound travels from (ax, ay) to (bx, by), meters, around what stops it, or Infinity if that is
+   * more than `maxDistance` meters (or no way exists). `maxDistance` must be finite, in (0, 1000]
+   * ({@link MAX_LOUDNESS}, the loudest noise): the way round is searched only that far, so there is no
+   * "no cap" (Infinity is refused). Ends inside a piece follow the rule of {@link hears}.
+   * @throws RangeError naming the field of a coordinate that is not a finite number, or a bad `maxDistance`
    */
   distance(ax: number, ay: number, bx: number, by: number, maxDistance: number): number {
-    positive("Hearing.distance maxDistance", maxDistance, "meters");
+    finite("Hearing.distance ax", ax, "meters");
+    finite("Hearing.distance ay", ay, "meters");
+    finite("Hearing.distance bx", bx, "meters");
+    finite("Hearing.distance by", by, "meters");
+    inRange("Hearing.distance maxDistance", maxDistance, 0, MAX_LOUDNESS, "meters", "(]");
     const out: Earshot = { distance: 0, level: 0, dirX: 0, dirY: 0, direct: false };
     // Within: a distance equal to maxDistance still counts here.
     return this.listen(ax, ay, maxDistance * (1 + 1e-12) + 1e-12, bx, by, out) ? out.distance : Infinity;
@@ -155,6 +181,47 @@ export class Hearing {
     const dx = nx - x;
     const dy = ny - y;
     const straight = Math.sqrt(dx * dx + dy * dy);
+    // The way from inside a piece is never shorter than the straight line either (it is a path).
+    if (straight >= loudness) return false;
+    if (this.grid.outgrown) this.rebuild();
+    // Only an end in a shut cell can be inside a piece: two cell reads spare the common case the look.
+    const grid = this.grid;
+    const listenerIn = straight > 0 && grid.mayBeInside(x, y);
+    const noiseIn = straight > 0 && grid.mayBeInside(nx, ny);
+    if (listenerIn || noiseIn) return this.fromInside(nx, ny, loudness, x, y, listenerIn, noiseIn, out);
+    return this.between(nx, ny, loudness, x, y, dx, dy, straight, out);
+  }
+
+  /**
+   * {@link listen} when an end may be inside a piece (`listenerIn`, `noiseIn`): each such end taken out of
+   * what it is in (see `WayOut`), the way between where they leave, and the way out of each added.
+   */
+  private fromInside(nx: number, ny: number, loudness: number, x: number, y: number, listenerIn: boolean, noiseIn: boolean, out: Earshot): boolean {
+    const packed = this.occluders.packed;
+    const way = this.wayOut;
+    const outOfListener = listenerIn ? way.from(packed, x, y, nx, ny) : 0;
+    if (!(outOfListener < loudness)) return false;
+    const lx = listenerIn ? way.x : x;
+    const ly = listenerIn ? way.y : y;
+    const outOfNoise = noiseIn ? way.from(packed, nx, ny, x, y) : 0;
+    const ex = noiseIn ? way.x : nx;
+    const ey = noiseIn ? way.y : ny;
+    const walked = outOfListener + outOfNoise;
+    const dx = ex - lx;
+    const dy = ey - ly;
+    const straight = Math.sqrt(dx * dx + dy * dy);
+    if (walked === 0) return this.between(nx, ny, loudness, x, y, dx, dy, straight, out);
+    if (!(walked < loudness) || !this.between(ex, ey, loudness - walked, lx, ly, dx, dy, straight, out)) return false;
+    const total = out.distance + walked;
+    if (!(total < loudness)) return false;
+    out.distance = total;
+    out.level = 1 - total / loudness;
+    out.direct = false;
+    return true;
+  }
+
+  /** The way between two ends outside every piece, `straight` meters apart along (dx, dy) (see {@link listen}). */
+  private between(nx: number, ny: number, loudness: number, x: number, y: number, dx: number, dy: number, straight: number, out: Earshot): boolean {
     if (straight >= loudness) return false;
     const packed = this.occluders.packed;
     const blocker = straight === 0 ? -1 : packed.firstBlocker(x, y, dx, dy, 1, true);
@@ -166,6 +233,11 @@ export class Hearing {
       out.direct = true;
       return true;
     }
+    return this.detour(packed, blocker, nx, ny, loudness, x, y, out);
+  }
+
+  /** The way round what stops the straight line, `blocker` one of the pieces that does. */
+  private detour(packed: PackedOccluders, blocker: number, nx: number, ny: number, loudness: number, x: number, y: number, out: Earshot): boolean {
     this.detours++;
     // Most often a crate, a pillar or a wall or two are in the way: the way round them, worked out from
     // their corners, is exact for a few casts. A maze is left to the grid.
@@ -180,19 +252,15 @@ export class Hearing {
       out.direct = false;
       return true;
     }
-    if (this.grid.outgrown) this.rebuild();
-    const grid = this.grid;
     // The noise's own cell when open (the step to its centre stays inside it), else a neighbour it reaches.
-    const source = this.entry(nx, ny);
-    if (source < 0) return false;
-    const sc = source % 0x10000 - 0x8000;
-    const sr = Math.floor(source / 0x10000) - 0x8000;
+    if (!this.entry(nx, ny)) return false;
+    const sc = this.entryC;
+    const sr = this.entryR;
     const fromNoise = Math.hypot(nx - this.centreX(sc), ny - this.centreY(sr));
     // The listener's own cell when open, else the nearest neighbour in clear line of it.
-    const target = this.entry(x, y);
-    if (target < 0) return false;
-    const tc = target % 0x10000 - 0x8000;
-    const tr = Math.floor(target / 0x10000) - 0x8000;
+    if (!this.entry(x, y)) return false;
+    const tc = this.entryC;
+    const tr = this.entryR;
     const toListener = Math.hypot(x - this.centreX(tc), y - this.centreY(tr));
     // Up to what pulling taut could win back (the steps' 2.7%, and about half a cell a corner).
     const bound = loudness * 1.1 + 1 - fromNoise - toListener;
@@ -200,7 +268,10 @@ export class Hearing {
     const cellPath = bound > 0 ? search.find(sc, sr, tc, tr, bound) : Infinity;
     if (cellPath === Infinity) return false;
     // The cell path, pulled taut (a path through cell centres is up to about a cell long per corner).
-    const total = Math.min(cellPath + fromNoise + toListener, this.taut(search, sc, sr, tc, tr, x, y, nx, ny, out));
+    const taut = this.tautWay.pull(packed, this.grid, search, sc, sr, tc, tr, x, y, nx, ny);
+    out.dirX = this.tautWay.dirX;
+    out.dirY = this.tautWay.dirY;
+    const total = Math.min(cellPath + fromNoise + toListener, taut);
     if (!(total < loudness)) return false;
     out.distance = total;
     out.level = 1 - total / loudness;
@@ -209,102 +280,20 @@ export class Hearing {
   }
 
   /**
-   * The way from the listener at (x, y), through its cell (c, r) and down the search's cells to the
-   * noise's cell (sc, sr) and the noise, pulled
-   * taut: from each point, the farthest later point in clear line (a ray that passes smoke), like a string
-   * around the corners the cells bend at. Every leg is a checked straight line, so it is a real path and
-   * still never shorter than the shortest one; cell centres sit up to half a cell inside a corner, which
-   * the string takes back. Returns its length (Infinity if a leg was stopped: then the cell path's own
-   * length stands) and sets `out`'s direction along its first leg.
+   * The open cell a point at (x, y) enters the cell paths through (its own, or a neighbour in clear line),
+   * left in {@link entryC}, {@link entryR} (any integers: a grid has tens of thousands of columns, and a
+   * point may lie beyond it); false if none.
    */
-  private taut(search: SoundSearch, sc: number, sr: number, c: number, r: number, x: number, y: number, nx: number, ny: number, out: Earshot): number {
-    let n = 0;
-    n = this.pushWay(n, x, y);
-    n = this.pushWay(n, this.centreX(c), this.centreY(r));
-    // Steepest descent to the source cell (g falls at every step, so it ends).
-    while (c !== sc || r !== sr) {
-      let next = search.at(c, r);
-      let mc = c;
-      let mr = r;
-      for (const [dc, dr] of NEIGHBOURS) {
-        const g = search.at(c + dc, r + dr);
-        if (g < next) {
-          next = g;
-          mc = c + dc;
-          mr = r + dr;
-        }
-      }
-      if (mc === c && mr === r) break;
-      c = mc;
-      r = mr;
-      n = this.pushWay(n, this.centreX(c), this.centreY(r));
-    }
-    n = this.pushWay(n, nx, ny);
-    const wx = this.wayX;
-    const wy = this.wayY;
-    // Until the first leg is known (a stopped leg leaves it so): toward the listener's way down the search.
-    const k = Math.min(2, n - 1);
-    const first = Math.hypot(wx[k]! - x, wy[k]! - y);
-    out.dirX = first > 0 ? (wx[k]! - x) / first : 1;
-    out.dirY = first > 0 ? (wy[k]! - y) / first : 0;
-    const packed = this.occluders.packed;
-    let length = 0;
-    let from = 0;
-    while (from < n - 1) {
-      const fx = wx[from]!;
-      const fy = wy[from]!;
-      if (packed.firstBlocker(fx, fy, wx[from + 1]! - fx, wy[from + 1]! - fy, 1, true) >= 0) return Infinity;
-      // The farthest point in clear line: galloping out, then halving back. The way is seen from a point
-      // up to a corner and not past it, so this finds it in a few rays; and every leg taken is a checked
-      // one, so the path stays real even where that does not hold.
-      let to = from + 1;
-      let stop = n;
-      for (let step = 1; to + step < n; step *= 2) {
-        const k = to + step;
-        if (packed.firstBlocker(fx, fy, wx[k]! - fx, wy[k]! - fy, 1, true) >= 0) {
-          stop = k;
-          break;
-        }
-        to = k;
-      }
-      while (stop - to > 1) {
-        const k = (to + stop) >> 1;
-        if (packed.firstBlocker(fx, fy, wx[k]! - fx, wy[k]! - fy, 1, true) >= 0) stop = k;
-        else to = k;
-      }
-      const leg = Math.hypot(wx[to]! - wx[from]!, wy[to]! - wy[from]!);
-      if (from === 0 && leg > 0) {
-        out.dirX = (wx[to]! - x) / leg;
-        out.dirY = (wy[to]! - y) / leg;
-      }
-      length += leg;
-      from = to;
-    }
-    return length;
-  }
-
-  /** Appends a point to the way, growing it when full; returns the new count. */
-  private pushWay(n: number, px: number, py: number): number {
-    if (n === this.wayX.length) {
-      const gx = new Float64Array(2 * n);
-      gx.set(this.wayX);
-      const gy = new Float64Array(2 * n);
-      gy.set(this.wayY);
-      this.wayX = gx;
-      this.wayY = gy;
-    }
-    this.wayX[n] = px;
-    this.wayY[n] = py;
-    return n + 1;
-  }
-
-  /** The open cell a point at (x, y) enters the cell paths through (its own, or a neighbour in clear line), encoded; -1 if none. */
-  private entry(x: number, y: number): number {
+  private entry(x: number, y: number): boolean {
     const grid = this.grid;
     const c0 = grid.column(x);
     const r0 = grid.row(y);
-    if (grid.isOpen(c0, r0)) return encode(c0, r0);
-    let best = -1;
+    if (grid.isOpen(c0, r0)) {
+      this.entryC = c0;
+      this.entryR = r0;
+      return true;
+    }
+    let found = false;
     let bestD = Infinity;
     for (const [ddx, ddy] of NEIGHBOURS) {
       const c = c0 + ddx;
@@ -315,9 +304,11 @@ export class Hearing {
       const d = Math.hypot(ox, oy);
       if (d >= bestD || this.occluders.packed.firstBlocker(x, y, ox, oy, 1, true) >= 0) continue;
       bestD = d;
-      best = encode(c, r);
+      this.entryC = c;
+      this.entryR = r;
+      found = true;
     }
-    return best;
+    return found;
   }
 
   private centreX(c: number): number {
@@ -335,10 +326,6 @@ export class Hearing {
     this.grid = new SoundGrid(this.occluders, this.cellSize);
     this.search = new SoundSearch(this.grid);
   }
-}
-
-function encode(c: number, r: number): number {
-  return (r + 0x8000) * 0x10000 + (c + 0x8000);
 }
 
 /** Longest loudness accepted, meters: a noise heard across a kilometre is a broadcast, not a sound. */

@@ -46,8 +46,6 @@ export class PieceDetour {
   private from = new Int32Array(2 + 8 * MAX_PIECES);
   private done = new Uint8Array(2 + 8 * MAX_PIECES);
   private nodes = 0;
-  /** Whether the straight line may be taken, cast from (b) (see {@link around}). */
-  private straightFromB = false;
   /** The occluders of the search under way (read by {@link clearSoFar}). */
   private packedNow: PackedOccluders | null = null;
   private readonly wrap = new ConvexWrap();
@@ -57,9 +55,9 @@ export class PieceDetour {
   /**
    * Meters of the shortest way from (ax, ay) to (bx, by) around what stops sound, given that piece `k`
    * of `packed` stops the straight line: Infinity if it is longer than `bound`, {@link UNDECIDED} if this
-   * cannot tell. The leg from (a) is cast from (a), the leg into (b) from (b), so a point inside a piece
-   * (a body pressed into a wall) gets out of it, as rays from inside a piece do; a leg between two corners
-   * is cast from both ends.
+   * cannot tell. Both ends must be outside every piece (an end inside one is first taken out of it, see
+   * `WayOut`): a ray from inside a piece passes that piece by. The leg from (a) is cast from (a), the leg
+   * into (b) from (b); a leg between two corners is cast from both ends.
    */
   around(packed: PackedOccluders, k: number, ax: number, ay: number, bx: number, by: number, bound: number): number {
     this.count = 0;
@@ -68,14 +66,12 @@ export class PieceDetour {
     this.y[0] = ay;
     this.x[1] = bx;
     this.y[1] = by;
-    // The straight line is what `k` stops, as cast from (a). From (b) it is open only when (b) is inside
-    // `k` (a noise made in a wall gets out of it); a ray grazing a seam may read otherwise one way round.
-    this.straightFromB = packed.vertexCount(k) >= 3 && packed.outside(k, bx, by) < -1e-9;
     let blocker = k;
     for (;;) {
       if (this.count === MAX_PIECES || !this.addPiece(packed, blocker)) return UNDECIDED;
-      // Round one polygon, its tangents give the way in a pass; more pieces, or an end inside one, are searched.
-      const one = this.count === 1 && !this.straightFromB ? this.wrapFirst(packed, bound) : NOT_OUTSIDE;
+      // Round one polygon, its tangents give the way in a pass; more pieces, or an end within a millimetre
+      // of one (inside its corners' outline), are searched.
+      const one = this.count === 1 ? this.wrapFirst(packed, bound) : NOT_OUTSIDE;
       const length = one !== NOT_OUTSIDE ? one : this.search(packed, bound);
       if (length === Infinity) return Infinity;
       blocker = this.firstStoppedLeg(packed);
@@ -132,7 +128,8 @@ export class PieceDetour {
     const x = this.x;
     const y = this.y;
     const packed = this.packedNow!;
-    if (u === 0 && v === 1 && !this.straightFromB) return false;
+    // The straight line is what `k` stops, as cast from (a) (a ray grazing a seam may read otherwise from (b)).
+    if (u === 0 && v === 1) return false;
     return v === 1 ? !this.stopsSoFar(packed, x[1]!, y[1]!, x[u]!, y[u]!) : !this.stopsSoFar(packed, x[u]!, y[u]!, x[v]!, y[v]!);
   };
 
@@ -160,8 +157,8 @@ export class PieceDetour {
       // the way round one polygon passes outside its corners): that cast passes them by. Between two
       // corners it is cast back too, at every piece: a ray that only starts or ends on a piece's outline,
       // or starts inside one (pieces overlap), does not count as crossing it, so a corner on or in another
-      // piece is caught from the far end. The legs from (a) and into (b) are cast from them only: a point
-      // inside a piece gets out.
+      // piece is caught from the far end. The legs from (a) and into (b) are cast from those ends, which
+      // lie outside every piece.
       let hit = v === 1
         ? packed.firstBlockerPassing(this.pieces, this.count, x[1]!, y[1]!, x[u]! - x[1]!, y[u]! - y[1]!)
         : packed.firstBlockerPassing(this.pieces, this.count, x[u]!, y[u]!, x[v]! - x[u]!, y[v]! - y[u]!);

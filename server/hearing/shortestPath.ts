@@ -1,9 +1,11 @@
-import type { Occluders } from "../occluders/occluders.js";
+import { Occluders } from "../occluders/occluders.js";
 import { emptyBounds, growBounds, type OccluderPiece } from "../occluders/occluderPiece.js";
+import { fail, finite, inRange } from "../../shared/validation/rangeChecks.js";
 import { blocksSound } from "./soundGrid.js";
 import { searchCorners } from "./cornerSearch.js";
+import { WayOut } from "./wayOut.js";
 
-/** Sides of the polygon a circle is replaced by (inscribed, so the answer stays a lower bound). */
+/** Sides of the polygon a circle is replaced by between the ends (inscribed, so the answer stays a lower bound). */
 const CIRCLE_SIDES = 16;
 /** A segment must run this far (meters) inside an obstacle to be stopped by it: grazing is free. */
 const INSIDE = 1e-7;
@@ -15,15 +17,44 @@ interface Obstacle {
   thin: boolean;
 }
 
+const WAY_OUT = new WayOut();
+
 /**
- * The length of the shortest way from a to b around everything that stops sound, or Infinity when it is
- * longer than `bound` meters: a visibility graph over the obstacles' corners near the two points, searched
- * with A*. Slow and exact in the direction that matters for an audit: a lower bound of the true length
- * (circles are replaced by inscribed polygons and grazing a corner is free), so a noise delivered beyond
- * it was certainly out of earshot. Reads the occluders as they are now.
+ * The length of the shortest way from a to b (meters) around everything that stops sound, or Infinity
+ * when it is longer than `bound` meters (Infinity for no cap): a visibility graph over the obstacles'
+ * corners near the two points, searched with A*. Slow and exact in the direction that matters for an
+ * audit: never longer than the way `Hearing` reports, as no real way around the pieces is shorter (circles
+ * are replaced by inscribed polygons and grazing a corner is free), so a noise delivered beyond it was
+ * certainly out of earshot. An end inside a piece leaves it by the rule `Hearing` follows (see `WayOut`:
+ * through the nearest point of the real outline, a circle's too), the way counted from the end. Reads the
+ * occluders as they are now.
+ * @throws RangeError naming the field of occluders that are not an `Occluders`, a coordinate that is not
+ * a finite number, or a `bound` that is not a number > 0
  * @internal
  */
 export function shortestSoundPath(occluders: Occluders, ax: number, ay: number, bx: number, by: number, bound: number): number {
+  if (!(occluders instanceof Occluders)) fail("shortestSoundPath occluders", "must be an Occluders (from sightline/occluders)", occluders);
+  finite("shortestSoundPath ax", ax, "meters");
+  finite("shortestSoundPath ay", ay, "meters");
+  finite("shortestSoundPath bx", bx, "meters");
+  finite("shortestSoundPath by", by, "meters");
+  inRange("shortestSoundPath bound", bound, 0, Infinity, "meters", "(]");
+  const straight = Math.hypot(bx - ax, by - ay);
+  if (straight > bound) return Infinity;
+  // One point (as `Hearing` squares it: closer than 1e-162 m), nothing between it and itself, wherever it is.
+  if ((bx - ax) * (bx - ax) + (by - ay) * (by - ay) === 0) return 0;
+  const packed = occluders.packed;
+  const outOfA = WAY_OUT.from(packed, ax, ay, bx, by);
+  if (outOfA > bound) return Infinity;
+  const sx = WAY_OUT.x;
+  const sy = WAY_OUT.y;
+  const walked = outOfA + WAY_OUT.from(packed, bx, by, ax, ay);
+  if (walked > bound) return Infinity;
+  return walked + wayBetween(occluders, sx, sy, WAY_OUT.x, WAY_OUT.y, bound - walked);
+}
+
+/** {@link shortestSoundPath} between two ends outside every piece. */
+function wayBetween(occluders: Occluders, ax: number, ay: number, bx: number, by: number, bound: number): number {
   const straight = Math.hypot(bx - ax, by - ay);
   if (straight > bound) return Infinity;
   // Every point of a way no longer than `bound` lies within `bound` of both ends.
@@ -33,11 +64,7 @@ export function shortestSoundPath(occluders: Occluders, ax: number, ay: number, 
   const maxY = Math.min(ay, by) + bound;
   const obstacles: Obstacle[] = [];
   for (const piece of occluders.allPieces()) {
-    if (!blocksSound(piece) || !pieceNear(piece, minX, minY, maxX, maxY)) continue;
-    const o = obstacleOf(piece);
-    // An end inside an obstacle (a body pressed into a wall) must not make everything unreachable.
-    if (!o.thin && (inside(o, ax, ay, -1e-9) || inside(o, bx, by, -1e-9))) continue;
-    obstacles.push(o);
+    if (blocksSound(piece) && pieceNear(piece, minX, minY, maxX, maxY)) obstacles.push(obstacleOf(piece));
   }
   if (obstacles.length === 0 || clear(obstacles, ax, ay, bx, by)) return straight;
   const xs = [ax, bx];

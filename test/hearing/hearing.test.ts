@@ -252,8 +252,8 @@ describe("hearing", () => {
           for (let i = 0; i + 1 < points.length; i += 2) {
             const [nx, ny] = points[i]!;
             const [lx, ly] = points[i + 1]!;
-            // Ends inside a crate follow their own rule (they get out of it): the answer's lower bound drops
-            // that crate, so only ends in the open are held to it exactly.
+            // Ends inside a crate follow their own rule (they leave through its nearest face, see
+            // hearingEdges.test.ts): only ends in the open are held to the exact answer here.
             if (walls.some((w) => (nx >= w.x && nx <= w.x + w.w && ny >= w.y && ny <= w.y + w.h) || (lx >= w.x && lx <= w.x + w.w && ly >= w.y && ly <= w.y + w.h))) continue;
             const before = hearing.counts.roundPieces;
             const heard = hearing.hears(step(nx, ny, loudness), lx, ly, e);
