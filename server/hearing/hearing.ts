@@ -43,7 +43,8 @@ export interface Earshot {
   /**
    * Unit vector from the listener toward where the sound comes from: the noise itself when the straight
    * line is clear, otherwise the way its path reaches the listener (a doorway, a corridor's mouth). For a
-   * listener inside a piece, the way from where it leaves the piece.
+   * listener inside a piece, the way from where it leaves the piece. A listener standing on the noise has
+   * no way to point: (1, 0).
    */
   dirX: number;
   dirY: number;
