@@ -7,6 +7,7 @@ import { defineConfig } from "vitest/config";
 const INTEGRATION = [
   "test/colyseus/noisesOnTheWire.test.ts",
   "test/colyseus/randomizedAudit.test.ts",
+  "test/colyseus/sendNoiseMisuse.test.ts",
   "test/colyseus/sendTiming.test.ts",
   "test/colyseus/sightlinePlugin.test.ts",
   "test/rooms/unseenGuards.test.ts",
