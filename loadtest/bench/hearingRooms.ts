@@ -10,7 +10,7 @@
  */
 import { getMessageBytes, Protocol } from "@colyseus/core";
 import { checkNoise, Hearing, type Earshot, type Noise } from "sightline";
-import { NoiseDelivery, SoundAudit, SPOT_WITHIN_METERS, ViewCulling, type AuditCounts, type HeardNoiseMessage, type NoiseListener } from "sightline/culling";
+import { madeAtEmitter, NoiseDelivery, SoundAudit, ViewCulling, type AuditCounts, type HeardNoiseMessage, type NoiseListener } from "sightline/culling";
 import { MapCatalog } from "../../server/rooms/mapCatalog.js";
 import { StealthSimulation } from "../../server/sim/stealthSimulation.js";
 import { FOOTSTEPS, PLAYER_SIGHT_RANGE } from "../../shared/gameRules.js";
@@ -214,13 +214,14 @@ export class CompoundRoom {
       const skipTeam = this.teamOf.get(noise.emitter);
       // The demo's footsteps go `whenHidden`: a client that sees the walker plays its steps itself.
       const whenHidden = noise.kind === "footstep";
+      // As `sendNoise` does: the spot only with a noise made where its emitter stands (not a stone's landing).
+      const spotTold = madeAtEmitter(noise, this.where.get(noise.emitter));
       for (const client of this.players) {
         const team = this.teamOf.get(client)!;
         if (team === skipTeam) continue;
         const holdsEmitter = culling.has(client, noise.emitter);
         if (holdsEmitter && whenHidden) continue;
-        // As `sendNoise` does: the spot only with a noise made where its emitter stands (not a stone's landing).
-        const message = this.delivery.messageFor(client, team, holdsEmitter && this.nearEmitter(noise));
+        const message = this.delivery.messageFor(client, team, holdsEmitter && spotTold);
         if (message === undefined) continue;
         let list = batches.get(client);
         if (list === undefined) batches.set(client, (list = []));
@@ -259,11 +260,6 @@ export class CompoundRoom {
       at.x = x;
       at.y = y;
     }
-  }
-
-  private nearEmitter(noise: Noise): boolean {
-    const at = this.where.get(noise.emitter);
-    return at !== undefined && Math.hypot(noise.x - at.x, noise.y - at.y) <= SPOT_WITHIN_METERS;
   }
 
   /** The sound audit of the last tick's deliveries (sample 1: every one), against its team's ears. */

@@ -1,10 +1,10 @@
 import { getMessageBytes, Protocol, type Client, type ISendOptions } from "@colyseus/core";
 import { checkNoise, Hearing, type Noise } from "../hearing/hearing.js";
 import { NoiseDelivery, type HeardNoiseMessage, type NoiseListener } from "../culling/noiseDelivery.js";
-import { SoundAudit, SPOT_WITHIN_METERS } from "../culling/soundAudit.js";
+import { madeAtEmitter, SoundAudit } from "../culling/soundAudit.js";
 import type { AuditCounts } from "../culling/cullingAudit.js";
 import type { Occluders } from "../occluders/occluders.js";
-import { fail, object } from "../../shared/validation/rangeChecks.js";
+import { fail, knownKeys, object } from "../../shared/validation/rangeChecks.js";
 import type { EntityRecord, EntityRegistry } from "./entityRegistry.js";
 import type { SessionViews } from "./sessionViews.js";
 
@@ -96,17 +96,17 @@ export class CulledNoises {
     if (emitter === undefined) fail("SightlinePlugin.sendNoise Noise.emitter", "is not an entity", noise.emitter);
     if (typeof type !== "string" && !(typeof type === "number" && Number.isInteger(type))) fail("SightlinePlugin.sendNoise type", "must be a message type (a string or an integer)", type);
     object("NoiseSendOptions", options);
-    // A misspelt option would be dropped in silence, and `whenhidden` sends the footsteps it meant to keep back.
-    for (const key of Object.keys(options)) if (!SEND_OPTION_KEYS.includes(key)) fail(`NoiseSendOptions.${key}`, `is not an option (${SEND_OPTION_KEYS.join(", ")})`, options[key as keyof NoiseSendOptions]);
+    // A misspelt `whenhidden` would send the footsteps it meant to keep back.
+    knownKeys("NoiseSendOptions", options, SEND_OPTION_KEYS);
     for (const name of ["toEmitterTeam", "whenHidden"] as const) {
       if (options[name] !== undefined && typeof options[name] !== "boolean") fail(`NoiseSendOptions.${name}`, "must be a boolean", options[name]);
     }
     // Where it will travel is settled now, so a room without occluders or a Hearing learns it here, not
     // at every patch after.
     this.hearing();
-    const skipTeam = options?.toEmitterTeam === true ? undefined : emitter.team;
+    const skipTeam = options.toEmitterTeam === true ? undefined : emitter.team;
     // A copy: the caller may reuse its noise object for the next one before the patch.
-    this.queue.push({ noise: { x: noise.x, y: noise.y, loudness: noise.loudness, kind: noise.kind, emitter: noise.emitter }, type, skipTeam, whenHidden: options?.whenHidden === true, sent: false });
+    this.queue.push({ noise: { x: noise.x, y: noise.y, loudness: noise.loudness, kind: noise.kind, emitter: noise.emitter }, type, skipTeam, whenHidden: options.whenHidden === true, sent: false });
     this.counts.noises++;
   }
 
@@ -151,6 +151,10 @@ export class CulledNoises {
     const delivery = this.delivery!;
     const noise = q.noise;
     const heard = delivery.hear(noise, this.listeners, q.skipTeam);
+    const emitterAt = this.entities.get(noise.emitter);
+    // Seeing the emitter tells where it is, not where its noise was: a thrown stone lands out of sight.
+    // The spot goes only with a noise made where the emitter stands.
+    const spotTold = madeAtEmitter(noise, emitterAt);
     for (const session of this.sessions.sessions.values()) {
       // Most footsteps reach no team: only casters are left to tell.
       if ((!heard && session.role !== "caster") || this.clientOf(session.id) === undefined) continue;
@@ -164,9 +168,7 @@ export class CulledNoises {
         if (character === undefined || (q.skipTeam !== undefined && character.team === q.skipTeam)) continue;
         holds = this.sessions.has(session.id, noise.emitter);
         if (holds && q.whenHidden) continue;
-        // Seeing the emitter tells where it is, not where its noise was: a thrown stone lands out of
-        // sight. The spot goes only with a noise made where the emitter stands.
-        message = delivery.messageFor(character.id, character.team, holds && this.atEmitter(noise));
+        message = delivery.messageFor(character.id, character.team, holds && spotTold);
       }
       if (message === undefined) continue;
       let list = this.batches.get(session.id);
@@ -175,14 +177,8 @@ export class CulledNoises {
       this.counts.delivered++;
       if (message.emitter !== undefined) this.counts.named++;
       const audit = character === undefined ? null : this.audit();
-      if (audit !== null && character !== undefined) audit.check(session.id, noise, message, this.earsOf(character), holds, this.entities.get(noise.emitter));
+      if (audit !== null && character !== undefined) audit.check(session.id, noise, message, this.earsOf(character), holds, emitterAt);
     }
-  }
-
-  /** Whether the noise was made within {@link SPOT_WITHIN_METERS} of where its emitter is now. */
-  private atEmitter(noise: Noise): boolean {
-    const at = this.entities.get(noise.emitter);
-    return at !== undefined && Math.hypot(noise.x - at.x, noise.y - at.y) <= SPOT_WITHIN_METERS;
   }
 
   /** Where the characters that hear for `character` are: its team's, or itself alone. */

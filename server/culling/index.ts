@@ -13,4 +13,4 @@ export type { AuditCounts } from "./cullingAudit.js";
 export { NoiseDelivery, NOISE_LEVEL_STEPS, NOISE_DIRECTION_STEPS, type HeardNoiseMessage, type NoiseListener } from "./noiseDelivery.js";
 /** @internal The truth audit's check of delivered noises, for benches and tests that deliver without the plugin. */
 export { SoundAudit } from "./soundAudit.js";
-export { SPOT_WITHIN_METERS } from "./soundAudit.js";
+export { madeAtEmitter, SPOT_WITHIN_METERS } from "./soundAudit.js";

@@ -1,6 +1,6 @@
 import { checkNoise, Hearing, type Earshot, type Noise } from "../hearing/hearing.js";
 import { wrapAngle } from "../../shared/math/angle.js";
-import { fail, finite, nonEmptyString, object } from "../../shared/validation/rangeChecks.js";
+import { fail, finite, isIterable, nonEmptyString, object } from "../../shared/validation/rangeChecks.js";
 
 /**
  * A noise as one client receives it: what its character's (or a teammate's) ear learned, and the emitter
@@ -99,9 +99,7 @@ export class NoiseDelivery {
   hear(noise: Noise, listeners: Iterable<NoiseListener>, deafTeam?: string): boolean {
     checkNoise(noise);
     if (deafTeam !== undefined) nonEmptyString("NoiseDelivery.hear deafTeam", deafTeam);
-    if (typeof (listeners as { [Symbol.iterator]?: unknown } | null | undefined)?.[Symbol.iterator] !== "function") {
-      fail("NoiseDelivery.hear listeners", "must be an iterable of NoiseListener { id, team, x, y }", listeners);
-    }
+    if (!isIterable(listeners)) fail("NoiseDelivery.hear listeners", "must be an iterable of NoiseListener { id, team, x, y }", listeners);
     // Decided in the slot the current messages do not read, made current only after the last listener:
     // a listener refused halfway leaves the last noise's messages whole, without a second walk.
     const stamp = ++this.stamp;

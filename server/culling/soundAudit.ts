@@ -16,6 +16,14 @@ const SLACK = 1e-6;
 export const SPOT_WITHIN_METERS = 1;
 
 /**
+ * Whether `noise` was made where its emitter stands, within {@link SPOT_WITHIN_METERS} of `emitterAt`
+ * (undefined: the emitter is gone): then a client that sees the emitter may be told the spot.
+ */
+export function madeAtEmitter(noise: Noise, emitterAt: { readonly x: number; readonly y: number } | undefined): boolean {
+  return emitterAt !== undefined && Math.hypot(noise.x - emitterAt.x, noise.y - emitterAt.y) <= SPOT_WITHIN_METERS;
+}
+
+/**
  * The truth audit's check of delivered noises: each one (a sample of them) is held against the exact
  * shortest way around the occluders as they are now, from every character of the client's team, and
  * against the client's view. A **sound leak** is a noise no teammate could hear, one that names an
@@ -55,7 +63,7 @@ export class SoundAudit {
     const text = JSON.stringify(message);
     if (!heard) this.leak(`${client} was sent a ${noise.kind} of ${noise.emitter} at (${noise.x.toFixed(2)}, ${noise.y.toFixed(2)}) that its team could not hear: ${text}`);
     else if (!holdsEmitter && (names || text.includes(JSON.stringify(noise.emitter)))) this.leak(`${client} was told of ${noise.emitter}, which its view lacks: ${text}`);
-    else if ((message.x !== undefined || message.y !== undefined) && (emitterAt === undefined || Math.hypot(noise.x - emitterAt.x, noise.y - emitterAt.y) > SPOT_WITHIN_METERS + SLACK)) {
+    else if ((message.x !== undefined || message.y !== undefined) && !madeAtEmitter(noise, emitterAt)) {
       this.leak(`${client} was told the spot of a ${noise.kind} made away from ${noise.emitter}, where its view does not reach: ${text}`);
     }
   }

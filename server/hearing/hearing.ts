@@ -6,7 +6,7 @@ import { World } from "planck";
 import { Occluders } from "../occluders/occluders.js";
 import type { PackedOccluders } from "../occluders/packedOccluders.js";
 import { checkOpaqueMask, EVERY_CATEGORY } from "../planck/fixtureOpacity.js";
-import { fail, finite, inRange, nonEmptyString, object, positive } from "../../shared/validation/rangeChecks.js";
+import { fail, finite, inRange, knownKeys, nonEmptyString, object, positive } from "../../shared/validation/rangeChecks.js";
 import { SoundSearch } from "./soundSearch.js";
 import { NEIGHBOURS, SoundGrid } from "./soundGrid.js";
 import { TautWay } from "./tautWay.js";
@@ -121,7 +121,7 @@ export class Hearing {
   /** @throws RangeError naming the field for a bad level, a bad option or an unknown one */
   constructor(level: Occluders | World, options: HearingOptions = {}) {
     object("HearingOptions", options);
-    for (const key of Object.keys(options)) if (!OPTION_FIELDS.includes(key)) fail(`HearingOptions.${key}`, `is not an option (${OPTION_FIELDS.join(", ")})`, (options as Record<string, unknown>)[key]);
+    knownKeys("HearingOptions", options, OPTION_FIELDS);
     this.cellSize = options.cellSize === undefined ? DEFAULT_HEARING_OPTIONS.cellSize : positive("HearingOptions.cellSize", options.cellSize, "meters");
     if (level instanceof Occluders) {
       if (options.opaqueMask !== undefined) fail("HearingOptions.opaqueMask", "applies to a planck World only", options.opaqueMask);

@@ -99,6 +99,24 @@ export function object<T extends object>(field: string, value: T | unknown, shap
   return value as T;
 }
 
+/**
+ * An object with no own key outside `known` (its options' or its shape's fields): a misspelt option would
+ * otherwise leave its default in silence. Names the first stranger, and the key it most likely meant.
+ * `what` says what a key is ("an option", "a state").
+ */
+export function knownKeys(owner: string, value: object, known: readonly string[], what = "an option"): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const meant = known.find((k) => k.toLowerCase() === key.toLowerCase());
+    fail(`${owner}.${key}`, `is not ${what} (${meant === undefined ? known.join(", ") : `did you mean ${meant}?`})`, (value as Record<string, unknown>)[key]);
+  }
+}
+
+/** Whether `value` can be walked with `for...of` (`null` and `undefined` cannot). */
+export function isIterable(value: unknown): value is Iterable<unknown> {
+  return value !== null && value !== undefined && typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+}
+
 /** A non-empty string (an id, a team name). */
 export function nonEmptyString(field: string, value: unknown): string {
   if (typeof value !== "string" || value.length === 0) fail(field, "must be a non-empty string", value);

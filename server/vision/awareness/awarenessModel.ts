@@ -10,9 +10,9 @@
  * (`types.ts`), the meter law (`meterLaw.ts`), its records (`records.ts`) and the checks of what it is
  * given (`validation.ts`) sit beside it.
  */
-import { fail, integer, positive } from "../../../shared/validation/rangeChecks.js";
+import { fail, integer, isIterable, positive } from "../../../shared/validation/rangeChecks.js";
 import type { AwarenessOptions, DetectionEvent, DetectionEventType, Explanation, Heard, JudgedPoses, ObserverState, Sense, Sighting } from "./types.js";
-import { checkHeard, checkSighting, iterable, resolveOptions, type ResolvedOptions } from "./validation.js";
+import { checkHeard, checkSighting, resolveOptions, type ResolvedOptions } from "./validation.js";
 import { fillPerNoise, fillPerSecond, levelAt, TIME_EPS, zeroAt, type FillFactors } from "./meterLaw.js";
 import { FillLogs } from "./fillLog.js";
 import { dropCalmPairs, dueTime, mostAware, ObserverRecord, ownsPair, Pair, pairOf } from "./records.js";
@@ -77,8 +77,8 @@ export class AwarenessModel {
     integer("AwarenessModel.step tick", tick, -Infinity);
     positive("AwarenessModel.step dt", dt, "seconds");
     // Arrays, the usual case, skip the iterable test; `null` is not "no noises": only undefined is.
-    if (!Array.isArray(sightings) && !iterable(sightings)) fail("AwarenessModel.step sightings", "must be an iterable of Sighting", sightings);
-    if (heardNoises !== undefined && !Array.isArray(heardNoises) && !iterable(heardNoises)) fail("AwarenessModel.step heard", "must be an iterable of Heard, or undefined", heardNoises);
+    if (!Array.isArray(sightings) && !isIterable(sightings)) fail("AwarenessModel.step sightings", "must be an iterable of Sighting", sightings);
+    if (heardNoises !== undefined && !Array.isArray(heardNoises) && !isIterable(heardNoises)) fail("AwarenessModel.step heard", "must be an iterable of Heard, or undefined", heardNoises);
     const list = Array.isArray(sightings) ? (sightings as Sighting[]) : [...sightings];
     for (let i = 0; i < list.length; i++) checkSighting(list[i]!);
     const heard = heardNoises === undefined ? undefined : Array.isArray(heardNoises) ? (heardNoises as Heard[]) : [...heardNoises];

@@ -3,7 +3,7 @@
  * fed. Apart from the meter law and the model so that every RangeError the model throws has one home,
  * and the step's hot loop reads resolved numbers only.
  */
-import { fail, finite, fraction, func, inRange, integer, nonEmptyString, nonNegative, object, positive } from "../../../shared/validation/rangeChecks.js";
+import { fail, finite, fraction, func, inRange, integer, knownKeys, nonEmptyString, nonNegative, object, positive } from "../../../shared/validation/rangeChecks.js";
 import type { AwarenessOptions, DetectionEvent, Heard, ObserverState, Sighting, SightingCheck } from "./types.js";
 
 /** Defaults, calibrated so a guard (15 m range) staring at an exposed player spots them in about 2.4 s at 10 m and 0.5 s at 2 m. */
@@ -48,7 +48,7 @@ const STATES = Object.keys(DEFAULT_AWARENESS_OPTIONS.stateFactor) as ObserverSta
 /** Fills in the defaults (an option left undefined takes its own); a RangeError naming the first bad field. @internal */
 export function resolveOptions(options: AwarenessOptions): ResolvedOptions {
   object("AwarenessOptions", options);
-  unknownKeys("AwarenessOptions", options, OPTION_KEYS, "an option");
+  knownKeys("AwarenessOptions", options, OPTION_KEYS);
   const d = DEFAULT_AWARENESS_OPTIONS;
   // Field by field, and only undefined means the default: a spread let an explicit undefined overwrite
   // its default; a null is refused below, as any other wrong type.
@@ -57,7 +57,7 @@ export function resolveOptions(options: AwarenessOptions): ResolvedOptions {
   const stateFactor: Record<ObserverState, number> = { ...d.stateFactor };
   if (options.stateFactor !== undefined) {
     object("AwarenessOptions.stateFactor", options.stateFactor, "of fill multipliers by state { idle, suspicious, alerted, searching }");
-    unknownKeys("AwarenessOptions.stateFactor", options.stateFactor, STATES, "a state");
+    knownKeys("AwarenessOptions.stateFactor", options.stateFactor, STATES, "a state");
     for (const state of STATES) if (options.stateFactor[state] !== undefined) stateFactor[state] = options.stateFactor[state];
   }
   const r: ResolvedOptions = { ...numbers, stateFactor, explain: options.explain === undefined ? d.explain : options.explain, onEvent: options.onEvent ?? null, check: options.check ?? null };
@@ -76,20 +76,6 @@ export function resolveOptions(options: AwarenessOptions): ResolvedOptions {
   if (typeof r.explain !== "boolean") fail("AwarenessOptions.explain", "must be a boolean", r.explain);
   integer("AwarenessOptions.explainFills", r.explainFills, 1, 10_000, "steps");
   return r;
-}
-
-/** Refuses the first own key of `value` outside `known`, naming the one it most likely meant. */
-function unknownKeys(owner: string, value: object, known: readonly string[], what: string): void {
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
-    const meant = known.find((k) => k.toLowerCase() === key.toLowerCase());
-    fail(`${owner}.${key}`, `is not ${what} (${meant === undefined ? known.join(", ") : `did you mean ${meant}?`})`, (value as Record<string, unknown>)[key]);
-  }
-}
-
-/** Whether `value` can be walked with `for...of` (`null` and `undefined` cannot). @internal */
-export function iterable(value: unknown): boolean {
-  return value !== null && value !== undefined && typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
 }
 
 /** Throws a RangeError naming the first bad field. No closures: it runs for every sighting of every step. @internal */
