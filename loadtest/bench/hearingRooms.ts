@@ -218,7 +218,7 @@ export class CompoundRoom {
       const spotTold = madeAtEmitter(noise, this.where.get(noise.emitter));
       for (const client of this.players) {
         const team = this.teamOf.get(client)!;
-        if (team === skipTeam) continue;
+        if (team === skipTeam || !this.delivery.heardBy(client, team)) continue;
         const holdsEmitter = culling.has(client, noise.emitter);
         if (holdsEmitter && whenHidden) continue;
         const message = this.delivery.messageFor(client, team, holdsEmitter && spotTold);

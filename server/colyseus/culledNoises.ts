@@ -166,6 +166,8 @@ export class CulledNoises {
       } else {
         character = this.entities.get(session.character!);
         if (character === undefined || (q.skipTeam !== undefined && character.team === q.skipTeam)) continue;
+        // Its team's ear first: the view is asked about the emitter only for the few teams that heard.
+        if (!delivery.heardBy(character.id, character.team)) continue;
         holds = this.sessions.has(session.id, noise.emitter);
         if (holds && q.whenHidden) continue;
         message = delivery.messageFor(character.id, character.team, holds && spotTold);

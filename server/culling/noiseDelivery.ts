@@ -146,11 +146,8 @@ export class NoiseDelivery {
     // Only a true names the emitter: a truthy "no" would leak who made the noise and where.
     if (typeof holdsEmitter !== "boolean") fail("NoiseDelivery.messageFor holdsEmitter", "must be a boolean", holdsEmitter);
     const noise = this.current;
-    if (noise === null) return undefined;
-    const pair = team === undefined ? this.loneEars.get(character) : this.teamEars.get(team);
-    if (pair === undefined) return undefined;
-    const ear = pair[this.slot];
-    if (ear.stamp !== this.currentStamp) return undefined;
+    const ear = this.earOf(character, team);
+    if (noise === null || ear === undefined) return undefined;
     const turn = (2 * Math.PI) / NOISE_DIRECTION_STEPS;
     const message: HeardNoiseMessage = {
       kind: noise.kind,
@@ -164,6 +161,27 @@ export class NoiseDelivery {
       message.y = noise.y;
     }
     return message;
+  }
+
+  /**
+   * Whether a character `character` on `team` (undefined: alone) heard the last noise, through its own
+   * ear or a teammate's: {@link messageFor} gives a message exactly when this is true. Nothing is built,
+   * so a server can ask it of every client first, and ask its views about the emitter only for the few
+   * whose team heard (most footsteps reach no one).
+   * @throws RangeError for an empty `character` or a `team` that is neither a non-empty string nor undefined
+   */
+  heardBy(character: string, team: string | undefined): boolean {
+    nonEmptyString("NoiseDelivery.heardBy character", character);
+    if (team !== undefined) nonEmptyString("NoiseDelivery.heardBy team", team);
+    return this.current !== null && this.earOf(character, team) !== undefined;
+  }
+
+  /** The slot of the team (or loner) that heard the current noise, or undefined. */
+  private earOf(character: string, team: string | undefined): EarSlot | undefined {
+    const pair = team === undefined ? this.loneEars.get(character) : this.teamEars.get(team);
+    if (pair === undefined) return undefined;
+    const ear = pair[this.slot];
+    return ear.stamp === this.currentStamp ? ear : undefined;
   }
 
   /** Forgets what it knows of teams and loners that no longer exist (call now and then, or never: it is small). */

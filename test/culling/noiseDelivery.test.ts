@@ -61,6 +61,8 @@ describe("noise delivery", () => {
           const audit = new SoundAudit(occluders, c, failures, 1);
           for (const l of listeners) {
             const m = delivery.messageFor(l.id, l.team, holds);
+            // A server may ask whether the team heard before it asks its views about the emitter.
+            expect(delivery.heardBy(l.id, l.team)).toBe(m !== undefined);
             if (m === undefined) continue;
             const ears = listeners.filter((o) => o.id === l.id || (l.team !== undefined && o.team === l.team));
             // The emitter makes its noise where it stands.
@@ -130,6 +132,20 @@ describe("noise delivery keeps teams apart, and refuses what it cannot place", (
     }
     expect(delivery.messageFor("b", "red", false)).not.toHaveProperty("emitter");
     expect(delivery.messageFor("b", "red", true)).toMatchObject({ emitter: "thief", x: 0, y: 0 });
+  });
+
+  it("tells whether a team heard without building its message, and refuses what names no one", () => {
+    const delivery = new NoiseDelivery(new Hearing(new Occluders()));
+    expect(delivery.heardBy("b", "red")).toBe(false);
+    delivery.hear(step, [{ id: "b", team: "red", x: 1, y: 0 }, { id: "far", team: "blue", x: 40, y: 0 }]);
+    expect(delivery.heardBy("teammate", "red")).toBe(true);
+    expect(delivery.heardBy("far", "blue")).toBe(false);
+    expect(delivery.heardBy("b", undefined)).toBe(false);
+    expect(() => delivery.heardBy("", "red")).toThrow(/NoiseDelivery\.heardBy character/);
+    expect(() => delivery.heardBy("b", "" as never)).toThrow(/NoiseDelivery\.heardBy team/);
+    // The next noise reaches no one: what the last one reached is not heard again.
+    delivery.hear({ ...step, x: 100 }, [{ id: "b", team: "red", x: 1, y: 0 }]);
+    expect(delivery.heardBy("b", "red")).toBe(false);
   });
 
   it("needs a Hearing", () => {
